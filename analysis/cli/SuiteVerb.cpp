@@ -1,0 +1,14 @@
+/// \file
+/// `warplens suite` (placeholder until its issue lands: says so and exits 2).
+#include "analysis/cli/Verbs.h"
+
+#include <ostream>
+
+namespace warplens::cli {
+
+int suiteMain(const Args &, std::ostream &, std::ostream &err) {
+  err << "warplens suite: not built yet\n";
+  return 2;
+}
+
+} // namespace warplens::cli

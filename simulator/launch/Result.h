@@ -1,0 +1,61 @@
+/// \file
+/// The result schema shared by predictions and measurements (SPEC "Result JSON"): per launch,
+/// kernel totals under Nsight Compute metric names and one record per memory instruction.
+#pragma once
+
+#include "util/Expected.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace warplens::launch {
+
+struct InstructionRecord {
+  std::optional<std::uint64_t> sassPc; ///< byte offset in the function, where known
+  std::string sass;                     ///< SASS text where known ("LDS.128 R4, [R2]")
+  int ptxLine = -1;                     ///< line in the .ptx, -1 if unknown
+  std::string ptx;                      ///< PTX text of the (first) instruction
+  std::string sourceFile;
+  int sourceLine = -1;
+  std::string space; ///< global | shared | local | ...
+  std::string op;    ///< ld | st | atom | red
+  unsigned widthBytes = 0;
+  std::uint64_t executed = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;
+  std::uint64_t sectorsIdeal = 0;
+  std::uint64_t wavefronts = 0;
+  std::uint64_t wavefrontsIdeal = 0;
+  std::uint32_t conflictWaysMax = 0;
+};
+
+struct LaunchResult {
+  std::string name;
+  std::string kernel;
+  std::array<std::uint32_t, 3> grid{1, 1, 1};
+  std::array<std::uint32_t, 3> block{1, 1, 1};
+  std::string arch;
+  std::string device;                   ///< measured only
+  std::string sassSource;               ///< "cuobjdump 13.0", "none (PTX-level)" ...
+  std::map<std::string, double> metrics; ///< ncu metric name → value
+  std::vector<InstructionRecord> instructions;
+  std::optional<bool> checkPassed;      ///< functional check, where one ran
+  std::string checkDetail;
+  std::vector<std::string> notes;       ///< caveats shown to the user
+};
+
+nlohmann::json toJson(const InstructionRecord &r);
+nlohmann::json toJson(const LaunchResult &r);
+nlohmann::json toJson(const std::vector<LaunchResult> &results); ///< {"launches": [...]}
+Expected<LaunchResult> launchResultFromJson(const nlohmann::json &j, const std::string &where);
+/// Reads {"launches": [...]} (or a single launch object) from a file.
+Expected<std::vector<LaunchResult>> loadResults(const std::string &path);
+
+} // namespace warplens::launch

@@ -1,0 +1,44 @@
+/// \file
+/// The event every address source (PTX emulator, trace reader, pattern evaluator) emits for one
+/// warp-level memory instruction, and the listener interface that models and writers implement.
+#pragma once
+
+#include "util/Types.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace warplens::model {
+
+enum class Space : std::uint8_t { Global, Shared, Local, Const, Param, Generic };
+enum class Op : std::uint8_t { Load, Store, Atomic, Reduce };
+
+std::string_view toString(Space s);
+std::string_view toString(Op o);
+
+/// One warp executing one memory instruction.
+/// `site` identifies the instruction (an index the producer defines: PTX instruction index within
+/// the kernel, SASS pc, or pattern number). Addresses of inactive lanes are unspecified.
+/// `widthBytes` is the per-lane access size: 1, 2, 4, 8 or 16.
+struct AccessEvent {
+  std::uint32_t site = 0;
+  Space space = Space::Global;
+  Op op = Op::Load;
+  std::uint8_t widthBytes = 4;
+  LaneMask active;
+  std::array<ByteAddress, 32> addr{};
+  std::uint32_t block = 0; ///< linear block index in the grid
+  std::uint32_t warp = 0;  ///< warp index inside the block
+};
+
+/// Receives access events. Models, statistics and trace writers implement this.
+class AccessListener {
+public:
+  virtual ~AccessListener() = default;
+  virtual void onAccess(const AccessEvent &event) = 0;
+  /// Called once when a producer has emitted every event (flush buffers, close files).
+  virtual void onEnd() {}
+};
+
+} // namespace warplens::model
