@@ -1,0 +1,53 @@
+/// \file
+/// The warp emulator's entry point: runs one kernel launch of a parsed PTX module over host
+/// buffers, SIMT per warp, and emits an AccessEvent per warp-level memory instruction.
+/// Does not model timing, caches or warp scheduling order beyond what barriers require.
+#pragma once
+
+#include "launch/LaunchSpec.h"
+#include "model/AccessEvent.h"
+#include "model/Site.h"
+#include "util/Expected.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace warplens::ptx {
+struct Module;
+}
+
+namespace warplens::emu {
+
+struct EmuOptions {
+  unsigned threads = 0;                        ///< worker threads; 0 = hardware concurrency
+  std::uint64_t instructionBudget = 20'000'000'000ull; ///< thread-instructions, whole launch
+};
+
+struct RunStats {
+  std::uint64_t warpInstructions = 0;
+  std::uint64_t threadInstructions = 0;
+  double seconds = 0;
+};
+
+/// Creates one listener per worker thread. Each worker's listener sees the events of the warps
+/// that worker ran, each warp's events in program order. The caller merges them afterwards.
+using ListenerFactory = std::function<std::unique_ptr<model::AccessListener>()>;
+
+struct LaunchRun {
+  std::vector<model::SiteInfo> sites;  ///< every memory instruction of the kernel (and callees)
+  std::vector<std::unique_ptr<model::AccessListener>> listeners; ///< one per worker used
+  RunStats stats;
+  std::string kernelMangled;           ///< the .entry name that was run
+};
+
+/// Runs `spec` (grid, block, args, dynamic shared) on `module`. `buffers` come from
+/// launch::makeBuffers(spec) and hold the results afterwards. Errors: unknown kernel (names the
+/// candidates), argument mismatch, out-of-bounds access (kind, address, buffer, thread, block,
+/// PTX and source line), budget exhausted, unsupported instruction.
+Expected<LaunchRun> runLaunch(const ptx::Module &module, const launch::LaunchSpec &spec,
+                              std::vector<launch::HostBuffer> &buffers,
+                              const ListenerFactory &makeListener, const EmuOptions &options = {});
+
+} // namespace warplens::emu
