@@ -55,6 +55,9 @@ nlohmann::json toJson(const InstructionRecord &r);
 nlohmann::json toJson(const LaunchResult &r);
 nlohmann::json toJson(const std::vector<LaunchResult> &results); ///< {"launches": [...]}
 Expected<LaunchResult> launchResultFromJson(const nlohmann::json &j, const std::string &where);
+/// Parses {"launches": [...]} or one launch object; `file` prefixes messages.
+Expected<std::vector<LaunchResult>> resultsFromJson(const nlohmann::json &j,
+                                                    const std::string &file);
 /// Reads {"launches": [...]} (or a single launch object) from a file.
 Expected<std::vector<LaunchResult>> loadResults(const std::string &path);
 

@@ -1,0 +1,297 @@
+/// \file
+/// compare(): pairs launches and instructions and checks every shared metric and field.
+/// Does not explain a difference; the views show it and VALIDATION.md carries the reasons.
+#include "analysis/compare/Compare.h"
+
+#include "analysis/Metrics.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace warplens::analysis {
+
+namespace {
+
+bool startsWith(const std::string &s, const std::string &p) { return s.rfind(p, 0) == 0; }
+
+/// A comparable kernel name: "_Z14transposeNaivePfPKfi", "void transposeNaive(float*, ...)"
+/// and "ns::transposeNaive<32>" all become "transposeNaive".
+std::string kernelKey(std::string s) {
+  if (startsWith(s, "_Z")) {
+    std::size_t i = 2;
+    if (i < s.size() && s[i] == 'N') ++i; // nested name: take the last component below
+    std::string last;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+      std::size_t len = 0;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+        len = len * 10 + (s[i++] - '0');
+      last = s.substr(i, len);
+      i += len;
+      if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) break;
+    }
+    return last;
+  }
+  if (startsWith(s, "void ")) s = s.substr(5);
+  s = s.substr(0, s.find('('));
+  s = s.substr(0, s.find('<'));
+  if (auto c = s.rfind("::"); c != std::string::npos) s = s.substr(c + 2);
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  return s;
+}
+
+bool within(double p, double m, const Tolerance &t, double base) {
+  const double eps = 1e-9 * std::max({1.0, std::fabs(p), std::fabs(m)});
+  return m >= p - t.below * base - eps && m <= p + t.above * base + eps;
+}
+
+std::uint64_t field(const launch::InstructionRecord &r, const std::string &f) {
+  if (f == "executed") return r.executed;
+  if (f == "threads") return r.threads;
+  if (f == "requests") return r.requests;
+  if (f == "sectors") return r.sectors;
+  if (f == "sectors_ideal") return r.sectorsIdeal;
+  if (f == "wavefronts") return r.wavefronts;
+  if (f == "wavefronts_ideal") return r.wavefrontsIdeal;
+  if (f == "conflict_ways_max") return r.conflictWaysMax;
+  return 0;
+}
+
+bool allZero(const launch::InstructionRecord &r) {
+  return r.executed == 0 && r.sectors == 0 && r.wavefronts == 0 && r.requests == 0;
+}
+
+bool inCatalog(const std::string &metric) {
+  for (const auto &[name, _] : metricCatalog())
+    if (name == metric) return true;
+  return false;
+}
+
+std::vector<MetricRow> compareMetrics(const launch::LaunchResult &p, const launch::LaunchResult &m,
+                                      const CompareOptions &opt, std::size_t *ignored) {
+  // Predicted totals the file leaves out are derived from its instructions (as the model would).
+  std::map<std::string, double> derived;
+  if (!p.instructions.empty()) derived = totalsFromInstructions(p.instructions);
+  std::set<std::string> names;
+  for (const auto &[k, _] : p.metrics) names.insert(k);
+  for (const auto &[k, _] : m.metrics) names.insert(k);
+  std::vector<MetricRow> rows;
+  for (const auto &name : names) {
+    MetricRow row;
+    row.metric = name;
+    if (auto it = p.metrics.find(name); it != p.metrics.end()) row.predicted = it->second;
+    if (auto it = m.metrics.find(name); it != m.metrics.end()) row.measured = it->second;
+    // The model emits catalog metrics for rare ops (atom, red, local) only when they occur.
+    if (!row.predicted && row.measured && inCatalog(name)) {
+      if (auto it = derived.find(name); it != derived.end()) row.predicted = it->second;
+      else if (!p.instructions.empty()) row.predicted = 0.0;
+    }
+    // Measured extras the model has no counterpart for (launch__*, .avg/.max rollups, device
+    // attributes in an ncu raw CSV) are counted, not listed.
+    if (!row.predicted && !inCatalog(name)) {
+      ++*ignored;
+      continue;
+    }
+    row.tolerance = opt.toleranceFor(name);
+    if (row.predicted && row.measured) {
+      row.compared = true;
+      row.excess = *row.measured - *row.predicted;
+      double base = std::fabs(*row.predicted);
+      // Bank conflicts: the hardware's extra wavefronts are a share of all wavefronts.
+      const std::string conflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared";
+      if (startsWith(name, conflicts)) {
+        std::string wf = "l1tex__data_pipe_lsu_wavefronts_mem_shared" + name.substr(conflicts.size());
+        if (auto it = p.metrics.find(wf); it != p.metrics.end())
+          base = std::max(base, std::fabs(it->second));
+      }
+      row.ok = within(*row.predicted, *row.measured, row.tolerance, base);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+InstructionRow makeRow(const launch::InstructionRecord *p, const launch::InstructionRecord *m,
+                       const std::string &how, const CompareOptions &opt) {
+  InstructionRow row;
+  if (p) row.predicted = *p;
+  if (m) row.measured = *m;
+  row.matchedBy = how;
+  if (p && m) {
+    for (const auto &f : opt.instructionFields) {
+      FieldCheck c{f, field(*p, f), field(*m, f), true};
+      const Tolerance t = opt.toleranceFor(f);
+      c.ok = within(double(c.predicted), double(c.measured), t, double(c.predicted));
+      row.ok = row.ok && c.ok;
+      row.fields.push_back(c);
+    }
+  } else {
+    row.ok = allZero(p ? *p : *m);
+  }
+  return row;
+}
+
+LaunchComparison compareLaunch(const launch::LaunchResult &p, const launch::LaunchResult &m,
+                               const CompareOptions &opt) {
+  LaunchComparison lc;
+  lc.name = p.name;
+  lc.kernel = p.kernel.empty() ? m.kernel : p.kernel;
+  lc.device = m.device;
+  lc.metrics = compareMetrics(p, m, opt, &lc.measuredOnlyIgnored);
+
+  const auto &P = p.instructions;
+  const auto &M = m.instructions;
+  if (opt.instructionFields.empty() || (M.empty() && !P.empty())) {
+    lc.instructionsCompared = false;
+    lc.ok = true;
+    for (const auto &r : lc.metrics) lc.ok = lc.ok && r.ok;
+    return lc;
+  }
+  std::vector<int> partner(P.size(), -1);
+  std::vector<std::string> how(P.size());
+  std::vector<bool> usedM(M.size(), false);
+  // 1. by SASS pc
+  std::multimap<std::uint64_t, std::size_t> byPc;
+  for (std::size_t j = 0; j < M.size(); ++j)
+    if (M[j].sassPc) byPc.emplace(*M[j].sassPc, j);
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    if (!P[i].sassPc) continue;
+    auto [lo, hi] = byPc.equal_range(*P[i].sassPc);
+    for (auto it = lo; it != hi; ++it)
+      if (!usedM[it->second]) {
+        partner[i] = int(it->second);
+        how[i] = "pc";
+        usedM[it->second] = true;
+        break;
+      }
+  }
+  // 2. by (source line, space, op) and order among the remaining
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    if (partner[i] >= 0 || P[i].sourceLine < 0) continue;
+    for (std::size_t j = 0; j < M.size(); ++j) {
+      if (usedM[j] || M[j].sourceLine != P[i].sourceLine || M[j].space != P[i].space ||
+          M[j].op != P[i].op)
+        continue;
+      partner[i] = int(j);
+      how[i] = "source";
+      usedM[j] = true;
+      break;
+    }
+  }
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    const launch::InstructionRecord *mp = partner[i] >= 0 ? &M[std::size_t(partner[i])] : nullptr;
+    lc.instructions.push_back(makeRow(&P[i], mp, how[i], opt));
+    if (mp) {
+      ++lc.instructionsMatched;
+      if (lc.instructions.back().ok) ++lc.instructionsExact;
+    } else if (!lc.instructions.back().ok) {
+      ++lc.unmatchedPredicted;
+    }
+  }
+  for (std::size_t j = 0; j < M.size(); ++j) {
+    if (usedM[j]) continue;
+    lc.instructions.push_back(makeRow(nullptr, &M[j], "", opt));
+    if (!lc.instructions.back().ok) ++lc.unmatchedMeasured;
+  }
+  lc.ok = true;
+  for (const auto &r : lc.metrics) lc.ok = lc.ok && r.ok;
+  for (const auto &r : lc.instructions) lc.ok = lc.ok && r.ok;
+  return lc;
+}
+
+} // namespace
+
+Tolerance CompareOptions::toleranceFor(const std::string &metric) const {
+  std::size_t best = 0;
+  std::optional<double> chosen;
+  for (const auto &[key, rel] : overrides) {
+    bool match = false;
+    std::size_t len = key.size();
+    if (!key.empty() && key.back() == '*') {
+      match = startsWith(metric, key.substr(0, key.size() - 1));
+      len = key.size() - 1;
+    } else {
+      match = metric == key;
+      len = key.size() + 1; // an exact name beats any prefix
+    }
+    if (match && len >= best) {
+      best = len;
+      chosen = rel;
+    }
+  }
+  if (chosen) return {*chosen, *chosen};
+  if (startsWith(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared") ||
+      startsWith(metric, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared"))
+    return {0.0, 0.05};
+  if (startsWith(metric, "dram__") || startsWith(metric, "lts__")) return {0.10, 0.10};
+  return {0.0, 0.0};
+}
+
+bool CompareReport::ok() const {
+  for (const auto &l : launches)
+    if (!l.ok) return false;
+  return true;
+}
+
+std::size_t CompareReport::instructionsExact() const {
+  std::size_t n = 0;
+  for (const auto &l : launches) n += l.instructionsExact;
+  return n;
+}
+
+std::size_t CompareReport::instructionsTotal() const {
+  std::size_t n = 0;
+  for (const auto &l : launches)
+    for (const auto &r : l.instructions)
+      if (r.matchedBy.size() || !r.ok) ++n;
+  return n;
+}
+
+CompareReport compare(const std::vector<launch::LaunchResult> &predicted,
+                      const std::vector<launch::LaunchResult> &measured,
+                      const CompareOptions &options) {
+  CompareReport rep;
+  rep.instructionFields = options.instructionFields;
+  std::vector<const launch::LaunchResult *> preds;
+  for (const auto &p : predicted)
+    if (options.only.empty() || p.name == options.only) preds.push_back(&p);
+  std::vector<int> partner(preds.size(), -1);
+  std::vector<bool> used(measured.size(), false);
+  // Pass 1: launch names.
+  for (std::size_t i = 0; i < preds.size(); ++i)
+    for (std::size_t j = 0; j < measured.size(); ++j)
+      if (!used[j] && !measured[j].name.empty() && measured[j].name == preds[i]->name) {
+        partner[i] = int(j);
+        used[j] = true;
+        break;
+      }
+  // Pass 2: kernel names (an ncu CSV knows kernels, not launch names), in order.
+  for (std::size_t i = 0; i < preds.size(); ++i) {
+    if (partner[i] >= 0) continue;
+    const std::string key = kernelKey(preds[i]->kernel.empty() ? preds[i]->name : preds[i]->kernel);
+    for (std::size_t j = 0; j < measured.size(); ++j) {
+      if (used[j]) continue;
+      const auto &m = measured[j];
+      const bool anonymous = m.name.empty() && m.kernel.empty();
+      if (anonymous || (!key.empty() && kernelKey(m.kernel.empty() ? m.name : m.kernel) == key)) {
+        partner[i] = int(j);
+        used[j] = true;
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < preds.size(); ++i) {
+    if (partner[i] < 0) {
+      rep.onlyPredicted.push_back(preds[i]->name);
+      continue;
+    }
+    rep.launches.push_back(compareLaunch(*preds[i], measured[std::size_t(partner[i])], options));
+  }
+  for (std::size_t j = 0; j < measured.size(); ++j)
+    if (!used[j] && (options.only.empty() || measured[j].name == options.only))
+      rep.onlyMeasured.push_back(measured[j].name.empty() ? measured[j].kernel : measured[j].name);
+  return rep;
+}
+
+} // namespace warplens::analysis

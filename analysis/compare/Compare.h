@@ -1,0 +1,99 @@
+/// \file
+/// Predicted vs measured: launches matched by name (then kernel), instructions by SASS pc (then
+/// source line + space + op + order), metrics checked exactly or within a relative tolerance.
+#pragma once
+
+#include "launch/Result.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace warplens::analysis {
+
+/// Allowed relative deviation of measured from predicted: measured may exceed predicted by
+/// `above`×base and fall short by `below`×base (base = predicted, or a related total).
+struct Tolerance {
+  double below = 0;
+  double above = 0;
+};
+
+struct CompareOptions {
+  /// User overrides: metric name, instruction field name, or a prefix ending in '*'
+  /// ("l1tex__data_*") → symmetric relative tolerance. Longest match wins.
+  std::map<std::string, double> overrides;
+  /// Instruction fields compared exactly (a CSV import may know fewer; none = skip instructions).
+  std::set<std::string> instructionFields{"executed", "sectors", "sectors_ideal", "wavefronts",
+                                          "wavefronts_ideal"};
+  /// Only the launch with this name ("" = all).
+  std::string only;
+
+  /// The tolerance for a metric: overrides first, then the defaults —
+  /// smsp__sass_* and l1tex__t_* exact; l1tex__data_* (shared wavefronts, bank conflicts) 5%
+  /// upward; dram__* and lts__* 10% either way; anything else exact.
+  Tolerance toleranceFor(const std::string &metric) const;
+};
+
+struct MetricRow {
+  std::string metric;
+  std::optional<double> predicted; ///< empty when that side lacks the metric
+  std::optional<double> measured;
+  Tolerance tolerance;
+  bool compared = false; ///< false when only one side has it (listed, never a mismatch)
+  bool ok = true;
+  double excess = 0;     ///< measured − predicted
+};
+
+struct FieldCheck {
+  std::string field; ///< executed, sectors, ...
+  std::uint64_t predicted = 0;
+  std::uint64_t measured = 0;
+  bool ok = true;
+};
+
+struct InstructionRow {
+  std::optional<launch::InstructionRecord> predicted;
+  std::optional<launch::InstructionRecord> measured;
+  std::string matchedBy; ///< "pc", "source", or "" when unmatched
+  std::vector<FieldCheck> fields;
+  bool ok = true;
+};
+
+struct LaunchComparison {
+  std::string name;
+  std::string kernel;
+  std::string device;
+  std::vector<MetricRow> metrics;
+  std::vector<InstructionRow> instructions;
+  bool ok = true;
+  /// false when the measurement has no per-instruction data (e.g. an ncu raw-page CSV).
+  bool instructionsCompared = true;
+  std::size_t instructionsMatched = 0;
+  std::size_t instructionsExact = 0;
+  std::size_t unmatchedPredicted = 0;
+  std::size_t unmatchedMeasured = 0;
+  /// Measured metrics with no predicted counterpart outside metricCatalog(), not listed.
+  std::size_t measuredOnlyIgnored = 0;
+};
+
+struct CompareReport {
+  std::vector<LaunchComparison> launches;
+  std::vector<std::string> onlyPredicted; ///< launch names with no measurement
+  std::vector<std::string> onlyMeasured;
+  std::set<std::string> instructionFields;
+  bool ok() const;
+  /// Instruction rows that matched with every field equal, over all rows (matched or not).
+  std::size_t instructionsExact() const;
+  std::size_t instructionsTotal() const;
+};
+
+/// Compares launch by launch. Unmatched instructions (one side only, non-zero) count as
+/// mismatches; launches measured but not predicted (or the reverse) are only listed; measured
+/// metrics the model cannot produce (not in metricCatalog()) are left out.
+CompareReport compare(const std::vector<launch::LaunchResult> &predicted,
+                      const std::vector<launch::LaunchResult> &measured,
+                      const CompareOptions &options);
+
+} // namespace warplens::analysis

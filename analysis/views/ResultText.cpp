@@ -1,0 +1,95 @@
+/// \file
+/// Text view of launch results: per launch a header, one aligned row per memory instruction,
+/// then the kernel totals under Nsight Compute names. Deterministic, so it can be diffed.
+#include "analysis/views/ResultTable.h"
+#include "analysis/views/ResultViews.h"
+
+#include <sstream>
+
+namespace warplens::analysis {
+
+namespace {
+
+std::string dims(const std::array<std::uint32_t, 3> &d) {
+  return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+
+std::string instructionText(const launch::InstructionRecord &r) {
+  std::string t;
+  if (!r.sass.empty()) t = r.sass;
+  else if (!r.ptx.empty()) t = r.ptx;
+  if (t.size() > 44) t = t.substr(0, 41) + "...";
+  return t;
+}
+
+std::string location(const launch::InstructionRecord &r) {
+  if (r.sassPc) return formatPc(*r.sassPc);
+  if (r.ptxLine >= 0) return "ptx:" + std::to_string(r.ptxLine);
+  return "-";
+}
+
+std::string sourceText(const launch::InstructionRecord &r) {
+  if (r.sourceLine < 0) return "-";
+  std::string file = r.sourceFile;
+  if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return (file.empty() ? std::string("line") : file) + ":" + std::to_string(r.sourceLine);
+}
+
+std::string num(std::uint64_t v) { return std::to_string(v); }
+
+void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
+  os << "== " << r.name;
+  if (!r.kernel.empty()) os << "  kernel " << r.kernel;
+  os << "  grid " << dims(r.grid) << "  block " << dims(r.block);
+  if (!r.arch.empty()) os << "  arch " << r.arch;
+  os << "\n";
+  if (!r.device.empty()) os << "   device: " << r.device << "\n";
+  if (!r.sassSource.empty()) os << "   sass:   " << r.sassSource << "\n";
+  if (r.checkPassed)
+    os << "   check:  " << (*r.checkPassed ? "passed" : "FAILED")
+       << (r.checkDetail.empty() ? "" : " (" + r.checkDetail + ")") << "\n";
+  else
+    os << "   check:  not run\n";
+  for (const auto &n : r.notes) os << "   note:   " << n << "\n";
+  os << "\n";
+
+  if (r.instructions.empty()) {
+    os << "  (no memory instructions)\n";
+  } else {
+    TextTable t({"pc", "instruction", "source", "space", "op", "width", "executed", "requests",
+                 "sectors", "ideal", "eff%", "wavefronts", "ideal", "ways"},
+                {false, false, false, false, false, true, true, true, true, true, true, true, true,
+                 true});
+    for (const auto &i : r.instructions) {
+      const bool shared = i.space == "shared";
+      t.addRow({location(i), instructionText(i), sourceText(i), i.space, i.op,
+                num(i.widthBytes), num(i.executed),
+                shared ? "-" : num(i.requests), shared ? "-" : num(i.sectors),
+                shared ? "-" : num(i.sectorsIdeal),
+                shared ? "-" : formatPercent(double(i.sectorsIdeal), double(i.sectors)),
+                shared ? num(i.wavefronts) : "-", shared ? num(i.wavefrontsIdeal) : "-",
+                shared ? num(i.conflictWaysMax) : "-"});
+    }
+    os << t.render();
+  }
+
+  if (!r.metrics.empty()) {
+    os << "\n  totals (Nsight Compute metric names)\n";
+    TextTable t({"metric", "value"}, {false, true});
+    for (const auto &[k, v] : r.metrics) t.addRow({k, formatNumber(v)});
+    os << t.render("    ");
+  }
+}
+
+} // namespace
+
+std::string renderResultsText(const std::vector<launch::LaunchResult> &results) {
+  std::ostringstream os;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (i) os << "\n";
+    renderLaunch(results[i], os);
+  }
+  return os.str();
+}
+
+} // namespace warplens::analysis
