@@ -1,14 +1,222 @@
 /// \file
-/// `warplens analyze` (placeholder until its issue lands: says so and exits 2).
+/// `warplens analyze`: one kernel launch (from options or a spec file) through the offline
+/// pipeline; prints per-instruction predictions as text, JSON or HTML.
+#include "analysis/Pipeline.h"
 #include "analysis/cli/Verbs.h"
 
+#include <boost/program_options.hpp>
+
+#include <filesystem>
 #include <ostream>
+#include <sstream>
 
 namespace warplens::cli {
 
-int analyzeMain(const Args &, std::ostream &, std::ostream &err) {
-  err << "warplens analyze: not built yet\n";
-  return 2;
+namespace po = boost::program_options;
+using nlohmann::json;
+
+namespace {
+
+const char *kArgHelp =
+    "--arg SPEC, one per kernel parameter, in order:\n"
+    "  buf:NAME:TYPE:COUNT[:INIT][@OFFSET]   a buffer of COUNT elements of TYPE; INIT is zero\n"
+    "                                       (default), poison, iota, random:SEED or file:PATH;\n"
+    "                                       @OFFSET passes the pointer OFFSET bytes in\n"
+    "  TYPE:VALUE                           a scalar, e.g. i32:2048, f32:0.5, u64:7\n"
+    "  TYPE is i8 u8 i16 u16 i32 u32 i64 u64 f16 f32 f64. Several args may name one buffer.\n"
+    "example: warplens analyze kernels/transpose.cu --kernel transposeNaive_f32 --grid 64,256\n"
+    "         --block 32,8 --arg buf:out:f32:4194304:poison --arg buf:in:f32:4194304:iota\n"
+    "         --arg i32:2048 --arg i32:2048 --check '{\"out\":{\"transpose_of\":\"in\",\"rows\":2048,\"cols\":2048}}'\n";
+
+Expected<json> parseDims(const std::string &text, const std::string &opt) {
+  json dims = json::array();
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 10)
+      return Error{opt + " '" + text + "': expected X[,Y[,Z]] positive integers"};
+    dims.push_back(std::stoull(part));
+  }
+  if (dims.empty() || dims.size() > 3) return Error{opt + " '" + text + "': expected X[,Y[,Z]]"};
+  return dims;
+}
+
+/// One --arg token → the launch spec's JSON argument object.
+Expected<json> parseArgToken(const std::string &tok) {
+  auto fail = [&](const std::string &why) { return Error{"--arg '" + tok + "': " + why}; };
+  if (tok.rfind("buf:", 0) == 0) {
+    std::vector<std::string> f;
+    std::size_t pos = 4;
+    for (int i = 0; i < 3; ++i) {
+      std::size_t c = tok.find(':', pos);
+      f.push_back(tok.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+      if (c == std::string::npos) {
+        pos = std::string::npos;
+        break;
+      }
+      pos = c + 1;
+    }
+    if (f.size() < 3) return fail("expected buf:NAME:TYPE:COUNT[:INIT][@OFFSET]");
+    std::string init = pos == std::string::npos ? "" : tok.substr(pos);
+    std::string countText = f[2];
+    std::string offset;
+    std::string &tail = init.empty() ? countText : init;
+    if (auto at = tail.rfind('@'); at != std::string::npos &&
+                                   tail.find_first_not_of("0123456789", at + 1) == std::string::npos) {
+      offset = tail.substr(at + 1);
+      tail = tail.substr(0, at);
+    }
+    if (f[0].empty()) return fail("empty buffer name");
+    if (countText.empty() || countText.find_first_not_of("0123456789") != std::string::npos ||
+        countText.size() > 19)
+      return fail("COUNT '" + countText + "' is not a positive integer");
+    json a = {{"buffer", f[0]}, {"type", f[1]}, {"count", std::stoull(countText)}};
+    if (!init.empty()) a["init"] = init;
+    if (!offset.empty()) {
+      if (offset.size() > 19) return fail("OFFSET too large");
+      a["offset_bytes"] = std::stoull(offset);
+    }
+    return a;
+  }
+  std::size_t c = tok.find(':');
+  if (c == std::string::npos) return fail("expected TYPE:VALUE or buf:NAME:TYPE:COUNT[:INIT]");
+  std::string type = tok.substr(0, c), value = tok.substr(c + 1);
+  json v;
+  try {
+    v = json::parse(value);
+  } catch (const json::exception &) {
+    return fail("VALUE '" + value + "' is not a number");
+  }
+  if (!v.is_number()) return fail("VALUE '" + value + "' is not a number");
+  return json{{"value", v}, {"type", type}};
+}
+
+} // namespace
+
+int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
+  po::options_description desc("options");
+  std::string input, kernel, grid, block, spec, name, sass = "auto", arch = "sm_90", format = "text",
+                                                     output, check;
+  std::vector<std::string> argTokens, nvccFlags;
+  unsigned threads = 0, dynShared = 0;
+  desc.add_options()("help,h", "this help")
+      ("kernel", po::value(&kernel), "kernel name: mangled, demangled or unique prefix")
+      ("grid", po::value(&grid), "grid X[,Y[,Z]]")
+      ("block", po::value(&block), "block X[,Y[,Z]]")
+      ("arg", po::value(&argTokens), "kernel parameter (see below), repeat in order")
+      ("dynamic-shared", po::value(&dynShared), "dynamic shared memory bytes")
+      ("check", po::value(&check), "functional check as JSON, as in a launch spec")
+      ("nvcc-flag", po::value(&nvccFlags), "extra nvcc flag (repeat)")
+      ("spec", po::value(&spec), "launch spec or suite JSON instead of the options above")
+      ("name", po::value(&name), "with --spec: the launch to analyze (default: all)")
+      ("sass", po::value(&sass), "auto | none | FILE (a cuobjdump/nvdisasm listing)")
+      ("arch", po::value(&arch), "architecture (warplens --list-arches)")
+      ("format", po::value(&format), "text | json | html")
+      ("output,o", po::value(&output), "write here instead of stdout")
+      ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
+      ("input", po::value(&input), "the .cu or .ptx file");
+  po::positional_options_description pos;
+  pos.add("input", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    err << "warplens analyze: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    out << "usage: warplens analyze FILE.cu|FILE.ptx --kernel NAME --grid X,Y,Z --block X,Y,Z\n"
+           "                        [--arg SPEC]... [--check JSON]\n"
+           "       warplens analyze --spec FILE.json [--name LAUNCH]\n"
+           "       common: [--sass auto|FILE|none] [--arch sm_90] [--format text|json|html]\n"
+           "               [-o FILE] [--threads N]\n\n"
+           "Emulates the launch and predicts, per memory instruction, requests, 32-byte sectors,\n"
+           "ideal sectors, shared wavefronts and conflict ways (Nsight Compute metric names).\n"
+           "Exit status: 0 ok, 1 functional check failed, 2 bad input.\n\n"
+        << desc << "\n" << kArgHelp;
+    return 0;
+  }
+  auto fail = [&](const Error &e) {
+    err << "warplens analyze: " << e.message << "\n";
+    return e.status ? e.status : 2;
+  };
+  if (format != "text" && format != "json" && format != "html")
+    return fail(Error{"--format: unknown format '" + format + "' (expected text, json or html)"});
+
+  std::vector<launch::LaunchSpec> specs;
+  if (!spec.empty()) {
+    if (!input.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !argTokens.empty())
+      return fail(Error{"--spec: give either a spec file or FILE --kernel --grid --block, not both"});
+    auto loaded = launch::loadSpecFile(spec);
+    if (!loaded) return fail(loaded.error());
+    for (auto &s : *loaded)
+      if (name.empty() || s.name == name) specs.push_back(std::move(s));
+    if (specs.empty()) {
+      std::string names;
+      for (const auto &s : *loaded) names += " " + s.name;
+      return fail(Error{spec + ": --name '" + name + "': no such launch (have:" + names + ")"});
+    }
+  } else {
+    if (input.empty()) return fail(Error{"missing input FILE.cu|FILE.ptx (or --spec FILE.json); see --help"});
+    for (const char *req : {"kernel", "grid", "block"})
+      if (!vm.count(req)) return fail(Error{std::string("--") + req + " is required with an input file"});
+    json j = {{"name", kernel}, {"source", input}, {"kernel", kernel}, {"args", json::array()}};
+    auto g = parseDims(grid, "--grid");
+    if (!g) return fail(g.error());
+    auto b = parseDims(block, "--block");
+    if (!b) return fail(b.error());
+    j["grid"] = *g;
+    j["block"] = *b;
+    if (dynShared) j["dynamic_shared_bytes"] = dynShared;
+    for (const auto &t : argTokens) {
+      auto a = parseArgToken(t);
+      if (!a) return fail(a.error());
+      j["args"].push_back(*a);
+    }
+    if (!nvccFlags.empty()) j["nvcc_flags"] = nvccFlags;
+    if (!check.empty()) {
+      try {
+        j["check"] = json::parse(check);
+      } catch (const json::exception &e) {
+        return fail(Error{"--check: not valid JSON: " + std::string(e.what())});
+      }
+    }
+    auto s = launch::parseLaunch(j, std::filesystem::current_path().string(), "command line");
+    if (!s) {
+      Error e = s.error();
+      // Name the --arg token behind "args[i]" too.
+      auto p = e.message.find("args[");
+      if (p != std::string::npos) {
+        std::size_t i = std::strtoul(e.message.c_str() + p + 5, nullptr, 10);
+        if (i < argTokens.size()) e.message += " (--arg '" + argTokens[i] + "')";
+      }
+      return fail(e);
+    }
+    specs.push_back(std::move(*s));
+  }
+
+  analysis::AnalyzeOptions opt;
+  opt.arch = arch;
+  opt.sass = sass;
+  opt.threads = threads;
+  analysis::Pipeline pipeline(opt);
+  std::vector<launch::LaunchResult> results;
+  for (const auto &s : specs) {
+    auto r = pipeline.analyze(s);
+    if (!r) return fail(r.error());
+    results.push_back(std::move(*r));
+  }
+  auto text = analysis::renderResults(results, format);
+  if (!text) return fail(text.error());
+  if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
+  int status = 0;
+  for (const auto &r : results)
+    if (r.checkPassed && !*r.checkPassed) {
+      err << "warplens analyze: " << r.name << ": functional check FAILED: " << r.checkDetail << "\n";
+      status = 1;
+    }
+  return status;
 }
 
 } // namespace warplens::cli

@@ -1,14 +1,113 @@
 /// \file
-/// `warplens suite` (placeholder until its issue lands: says so and exits 2).
+/// `warplens suite`: every launch of a suite JSON through the offline pipeline, in suite order;
+/// per-launch wall time and check outcome on stderr, results (text, JSON or HTML) on stdout or -o.
+#include "analysis/Pipeline.h"
 #include "analysis/cli/Verbs.h"
 
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <iomanip>
 #include <ostream>
+#include <set>
+#include <sstream>
 
 namespace warplens::cli {
 
-int suiteMain(const Args &, std::ostream &, std::ostream &err) {
-  err << "warplens suite: not built yet\n";
-  return 2;
+namespace po = boost::program_options;
+
+int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
+  po::options_description desc("options");
+  std::string suite, sass = "auto", arch = "sm_90", format = "text", output;
+  std::vector<std::string> only;
+  unsigned threads = 0;
+  desc.add_options()("help,h", "this help")
+      ("only", po::value(&only), "analyze only this launch (repeat, or NAME,NAME)")
+      ("sass", po::value(&sass), "auto | none")
+      ("arch", po::value(&arch), "architecture (warplens --list-arches)")
+      ("format", po::value(&format), "text | json | html")
+      ("output,o", po::value(&output), "write here instead of stdout (e.g. predicted.json)")
+      ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
+      ("suite", po::value(&suite), "the suite JSON");
+  po::positional_options_description pos;
+  pos.add("suite", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    err << "warplens suite: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    out << "usage: warplens suite SUITE.json [--only NAME]... [--sass auto|none] [--arch sm_90]\n"
+           "                      [--format text|json|html] [-o predicted.json] [--threads N]\n\n"
+           "Analyzes every launch of SUITE.json ({\"launches\": [...]}) offline. JSON output is\n"
+           "{\"launches\": [...]} in suite order, ready for `warplens compare`. Per-launch wall time\n"
+           "goes to stderr. Exit status: 0 ok, 1 a functional check failed, 2 bad input.\n\n"
+        << desc;
+    return 0;
+  }
+  auto fail = [&](const Error &e) {
+    err << "warplens suite: " << e.message << "\n";
+    return e.status ? e.status : 2;
+  };
+  if (suite.empty()) return fail(Error{"missing SUITE.json; see --help"});
+  if (format != "text" && format != "json" && format != "html")
+    return fail(Error{"--format: unknown format '" + format + "' (expected text, json or html)"});
+  if (sass != "auto" && sass != "none")
+    return fail(Error{"--sass: '" + sass + "' (a suite takes auto or none)"});
+  auto loaded = launch::loadSpecFile(suite);
+  if (!loaded) return fail(loaded.error());
+
+  std::set<std::string> wanted;
+  for (const auto &o : only) {
+    std::stringstream ss(o);
+    std::string n;
+    while (std::getline(ss, n, ','))
+      if (!n.empty()) wanted.insert(n);
+  }
+  std::vector<const launch::LaunchSpec *> specs;
+  for (const auto &s : *loaded)
+    if (wanted.empty() || wanted.count(s.name)) specs.push_back(&s);
+  for (const auto &w : wanted) {
+    bool found = false;
+    for (const auto &s : *loaded) found = found || s.name == w;
+    if (!found) {
+      std::string names;
+      for (const auto &s : *loaded) names += " " + s.name;
+      return fail(Error{suite + ": --only '" + w + "': no such launch (have:" + names + ")"});
+    }
+  }
+
+  analysis::AnalyzeOptions opt;
+  opt.arch = arch;
+  opt.sass = sass;
+  opt.threads = threads;
+  analysis::Pipeline pipeline(opt);
+  std::vector<launch::LaunchResult> results;
+  int failedChecks = 0;
+  auto total0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = pipeline.analyze(*specs[i]);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!r) return fail(r.error());
+    err << "[" << i + 1 << "/" << specs.size() << "] " << specs[i]->name << ": " << std::fixed
+        << std::setprecision(2) << secs << " s";
+    if (r->checkPassed) err << (*r->checkPassed ? ", check passed" : ", CHECK FAILED: " + r->checkDetail);
+    err << "\n";
+    if (r->checkPassed && !*r->checkPassed) ++failedChecks;
+    results.push_back(std::move(*r));
+  }
+  err << "suite: " << results.size() << " launches in " << std::fixed << std::setprecision(2)
+      << std::chrono::duration<double>(std::chrono::steady_clock::now() - total0).count() << " s";
+  if (failedChecks) err << ", " << failedChecks << " functional check(s) failed";
+  err << "\n";
+  auto text = analysis::renderResults(results, format);
+  if (!text) return fail(text.error());
+  if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
+  return failedChecks ? 1 : 0;
 }
 
 } // namespace warplens::cli

@@ -1,0 +1,244 @@
+/// \file
+/// The offline analysis pipeline (see Pipeline.h): wires the toolchain, PTX parser, emulator,
+/// SASS grouping and models together. Listeners are per worker thread and merged at the end.
+#include "analysis/Pipeline.h"
+
+#include "analysis/Metrics.h"
+#include "arch/ArchSpec.h"
+#include "emu/Emulator.h"
+#include "emu/Loader.h"
+#include "model/DramSectorModel.h"
+#include "model/InstructionStats.h"
+#include "ptx/Module.h"
+#include "ptx/Parser.h"
+#include "sass/Grouping.h"
+#include "sass/SassListing.h"
+#include "sass/Toolchain.h"
+#include "analysis/views/ResultViews.h"
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+namespace warplens::analysis {
+
+namespace fs = std::filesystem;
+
+struct Pipeline::Compiled {
+  std::shared_ptr<const ptx::Module> module;
+  std::vector<sass::SassFunction> sass; ///< empty when no listing
+  std::string sassSource;               ///< "cuobjdump 13.0", "listing FILE", ""
+  std::vector<std::string> notes;
+};
+
+namespace {
+
+/// Per worker: the DRAM model sees PTX-level events; the statistics see SASS-level events when a
+/// grouping is available (through the GroupingListener), PTX-level ones otherwise.
+class WorkerListener : public model::AccessListener {
+public:
+  WorkerListener(const arch::ArchSpec &arch, const sass::Grouping *grouping)
+      : stats(arch), dram(arch) {
+    if (grouping) grouper = std::make_unique<sass::GroupingListener>(*grouping, stats);
+  }
+  void onAccess(const model::AccessEvent &e) override {
+    dram.onAccess(e);
+    if (grouper) grouper->onAccess(e);
+    else stats.onAccess(e);
+  }
+  void onEnd() override {
+    if (grouper) grouper->onEnd();
+    else stats.onEnd();
+  }
+
+  model::StatsCollector stats;
+  model::DramSectorModel dram;
+  std::unique_ptr<sass::GroupingListener> grouper;
+};
+
+launch::InstructionRecord record(const model::SiteInfo &site, const model::InstructionStats *st) {
+  launch::InstructionRecord r;
+  r.sassPc = site.sassPc;
+  r.sass = site.sassText;
+  r.ptxLine = site.ptxLine;
+  r.ptx = site.ptxText;
+  r.sourceFile = site.sourceFile;
+  r.sourceLine = site.sourceLine;
+  model::Space space = site.space;
+  if (st && st->executed && space == model::Space::Generic) space = st->space; // resolved
+  r.space = std::string(model::toString(space));
+  r.op = std::string(model::toString(site.op));
+  r.widthBytes = site.widthBytes;
+  if (st) {
+    r.executed = st->executed;
+    r.threads = st->threads;
+    r.requests = st->requests;
+    r.sectors = st->sectors;
+    r.sectorsIdeal = st->sectorsIdeal;
+    r.wavefronts = st->wavefronts;
+    r.wavefrontsIdeal = st->wavefrontsIdeal;
+    r.conflictWaysMax = st->conflictWaysMax;
+  }
+  return r;
+}
+
+} // namespace
+
+Pipeline::Pipeline(AnalyzeOptions options) : options_(std::move(options)) {}
+Pipeline::~Pipeline() = default;
+
+Expected<const Pipeline::Compiled *> Pipeline::compiled(const launch::LaunchSpec &spec) {
+  std::string key = spec.source;
+  for (const auto &f : spec.nvccFlags) key += '\x1f' + f;
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second.get();
+
+  auto c = std::make_unique<Compiled>();
+  bool isPtx = fs::path(spec.source).extension() == ".ptx";
+  std::string ptxPath = spec.source;
+  std::string sassPath;
+  bool wantToolchainSass = options_.sass == "auto";
+  if (!isPtx || wantToolchainSass) {
+    sass::ToolchainOptions to;
+    to.arch = options_.arch;
+    to.nvccFlags = spec.nvccFlags;
+    to.cacheDir = options_.cacheDir;
+    auto out = sass::compile(spec.source, to);
+    if (!out.ok()) {
+      if (!isPtx) return out.error();
+      c->notes.push_back("ptxas/disassembler failed on the PTX (" + out.error().message + ")");
+    } else {
+      ptxPath = out->ptxPath;
+      if (wantToolchainSass) {
+        sassPath = out->sassPath;
+        c->sassSource = out->sassTool;
+      }
+      for (const auto &n : out->notes) c->notes.push_back(n);
+    }
+  }
+  if (options_.sass != "auto" && options_.sass != "none") {
+    sassPath = options_.sass;
+    c->sassSource = "listing " + options_.sass;
+  }
+  auto module = ptx::parseFile(ptxPath);
+  if (!module.ok()) return module.error();
+  c->module = *module;
+  if (!sassPath.empty()) {
+    auto listing = sass::readListing(sassPath);
+    if (!listing.ok()) {
+      if (options_.sass != "auto") return listing.error(); // the user's file: bad input
+      c->notes.push_back("SASS listing unreadable: " + listing.error().message);
+    } else {
+      c->sass = std::move(*listing);
+    }
+  }
+  const Compiled *raw = c.get();
+  cache_[key] = std::move(c);
+  return raw;
+}
+
+Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec) {
+  WL_TRY(arch, arch::loadArch(options_.arch));
+  WL_TRY(comp, compiled(spec));
+  const ptx::Module &module = *comp->module;
+
+  launch::LaunchResult result;
+  result.name = spec.name;
+  result.grid = spec.grid;
+  result.block = spec.block;
+  result.arch = options_.arch;
+  result.notes = comp->notes;
+
+  WL_TRY(buffers, launch::makeBuffers(spec));
+  std::vector<launch::HostBuffer> inputs;
+  bool checking = !spec.check.is_null() && !spec.check.empty();
+  if (checking) inputs = buffers;
+
+  // Load once up front for the kernel's memory sites and mangled name: the grouping must exist
+  // before the listeners are created.
+  WL_TRY(kernel, emu::findKernel(module, spec.kernel));
+  WL_TRY(program, emu::loadProgram(module, *kernel, spec, buffers));
+  std::vector<model::SiteInfo> ptxSites = program->sites;
+  std::string mangled = kernel->name;
+  program.reset();
+  result.kernel = mangled;
+
+  std::optional<sass::Grouping> grouping;
+  if (options_.sass != "none") {
+    if (const sass::SassFunction *fn = sass::findFunction(comp->sass, mangled)) {
+      auto g = sass::groupAccesses(ptxSites, *fn);
+      if (g.ok()) {
+        grouping = std::move(*g);
+        for (const auto &n : grouping->notes) result.notes.push_back(n);
+        result.sassSource = comp->sassSource;
+      } else {
+        result.notes.push_back("SASS grouping failed: " + g.error().message);
+      }
+    } else if (!comp->sass.empty()) {
+      result.notes.push_back("SASS listing has no function '" + mangled + "'");
+    }
+  }
+  if (!grouping) {
+    result.notes.push_back(kNoSassNote);
+    result.sassSource = "none (PTX-level)";
+  }
+
+  emu::EmuOptions eo;
+  eo.threads = options_.threads;
+  const sass::Grouping *gp = grouping ? &*grouping : nullptr;
+  WL_TRY(run, emu::runLaunch(module, spec, buffers,
+                             [&] { return std::make_unique<WorkerListener>(arch, gp); }, eo));
+
+  model::StatsCollector stats(arch);
+  model::DramSectorModel dram(arch);
+  for (const auto &l : run.listeners) {
+    const auto *w = dynamic_cast<const WorkerListener *>(l.get());
+    if (!w) continue;
+    stats.merge(w->stats);
+    dram.merge(w->dram);
+  }
+
+  const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
+  for (const model::SiteInfo &site : sites) {
+    auto it = stats.sites().find(site.site);
+    result.instructions.push_back(record(site, it == stats.sites().end() ? nullptr : &it->second));
+  }
+  result.metrics = totalsFromInstructions(result.instructions);
+  result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());
+
+  if (checking) {
+    WL_TRY(check, launch::runCheck(spec, inputs, buffers));
+    if (check.ran) {
+      result.checkPassed = check.passed;
+      result.checkDetail = check.detail;
+    }
+  }
+  return result;
+}
+
+Expected<std::string> renderResults(const std::vector<launch::LaunchResult> &results,
+                                    const std::string &format) {
+  if (format == "json") return launch::toJson(results).dump(2) + "\n";
+  if (format == "html") return renderResultsHtml(results);
+  if (format == "text") return renderResultsText(results);
+  return Error{"--format: unknown format '" + format + "' (expected text, json or html)"};
+}
+
+Status writeOutput(const std::string &text, const std::string &path, std::ostream &out) {
+  if (path.empty() || path == "-") {
+    out << text;
+    return {};
+  }
+  std::ofstream f(path, std::ios::binary);
+  if (!f) return Error{path + ": cannot write output file"};
+  f << text;
+  if (!f) return Error{path + ": write failed"};
+  return {};
+}
+
+Expected<launch::LaunchResult> analyzeLaunch(const launch::LaunchSpec &spec,
+                                             const AnalyzeOptions &options) {
+  Pipeline p(options);
+  return p.analyze(spec);
+}
+
+} // namespace warplens::analysis
