@@ -18,7 +18,7 @@ namespace po = boost::program_options;
 
 int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::string suite, sass = "auto", arch = "sm_90", format = "text", output;
+  std::string suite, sass = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut;
   std::vector<std::string> only;
   unsigned threads = 0;
   desc.add_options()("help,h", "this help")
@@ -28,6 +28,8 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
       ("format", po::value(&format), "text | json | html")
       ("output,o", po::value(&output), "write here instead of stdout (e.g. predicted.json)")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
+      ("json", po::value(&jsonOut), "also write the JSON results to this file")
+      ("html", po::value(&htmlOut), "also write the HTML report to this file")
       ("suite", po::value(&suite), "the suite JSON");
   po::positional_options_description pos;
   pos.add("suite", 1);
@@ -41,7 +43,8 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   }
   if (vm.count("help")) {
     out << "usage: warplens suite SUITE.json [--only NAME]... [--sass auto|none] [--arch sm_90]\n"
-           "                      [--format text|json|html] [-o predicted.json] [--threads N]\n\n"
+           "                      [--format text|json|html] [-o predicted.json] [--threads N]\n"
+           "                      [--json FILE] [--html FILE]\n\n"
            "Analyzes every launch of SUITE.json ({\"launches\": [...]}) offline. JSON output is\n"
            "{\"launches\": [...]} in suite order, ready for `warplens compare`. Per-launch wall time\n"
            "goes to stderr. Exit status: 0 ok, 1 a functional check failed, 2 bad input.\n\n"
@@ -104,6 +107,13 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
       << std::chrono::duration<double>(std::chrono::steady_clock::now() - total0).count() << " s";
   if (failedChecks) err << ", " << failedChecks << " functional check(s) failed";
   err << "\n";
+  for (const auto &[extraFormat, path] : {std::pair<std::string, std::string>{"json", jsonOut},
+                                          {"html", htmlOut}}) {
+    if (path.empty()) continue;
+    auto extra = analysis::renderResults(results, extraFormat);
+    if (!extra) return fail(extra.error());
+    if (auto w = analysis::writeOutput(*extra, path, out); !w) return fail(w.error());
+  }
   auto text = analysis::renderResults(results, format);
   if (!text) return fail(text.error());
   if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
