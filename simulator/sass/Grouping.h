@@ -9,7 +9,13 @@
 #include "sass/SassListing.h"
 #include "util/Expected.h"
 
+#include <cstdint>
+#include <deque>
 #include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace warplens::sass {
@@ -22,25 +28,77 @@ struct Grouping {
     std::uint32_t sassSite = 0;
     unsigned offsetBytes = 0;
     unsigned components = 1;
+    /// When ptxas duplicated the instruction (unrolled a loop): every copy's SASS site id, in pc
+    /// order (copies[0] == sassSite). A warp's k-th execution goes to copies[k % n].
+    std::vector<std::uint32_t> copies;
   };
   std::map<std::uint32_t, Member> byPtxSite;
   std::vector<std::string> notes; ///< anything that could not be matched, said plainly
 };
 
+/// Matches every PTX memory site to the SASS memory instruction that executes it (see
+/// Grouping.cpp for the algorithm). Sites it cannot match stay PTX-level (own site, no sassPc)
+/// with a note naming the source line. Every PTX site gets an entry in byPtxSite; sassSites ids
+/// are 0..n-1: SASS instructions in pc order, then the PTX-level leftovers.
 Expected<Grouping> groupAccesses(const std::vector<model::SiteInfo> &ptxSites,
                                  const SassFunction &function);
 
+/// The identity grouping: one site per PTX site (same ids), for when no SASS is available.
+Grouping identityGrouping(const std::vector<model::SiteInfo> &ptxSites);
+
+/// Address operand of a PTX memory instruction: "ld.shared.f32 %f2, [%r6+4];" → {"%r6", 4}.
+struct PtxAddress {
+  std::string base;
+  std::int64_t offset = 0;
+};
+std::optional<PtxAddress> parsePtxAddress(const std::string &ptxText);
+
 /// Rewrites PTX-level events into SASS-level events for `downstream`: components of one SASS
 /// instruction executed by the same warp are merged into one event of the SASS width.
+/// One per emulator worker (it keeps per-warp state); `grouping` must outlive it. Usage:
+///   factory = [&] { return std::make_unique<GroupingListener>(
+///                       grouping, std::make_unique<model::StatsCollector>(arch)); };
+///   ... afterwards static_cast<GroupingListener &>(*l).downstream() is the StatsCollector.
+/// Events of merged instructions reach `downstream` when their last component arrives.
 class GroupingListener : public model::AccessListener {
 public:
   GroupingListener(const Grouping &grouping, model::AccessListener &downstream);
+  /// Owns its downstream listener.
+  GroupingListener(const Grouping &grouping, std::unique_ptr<model::AccessListener> downstream);
+  model::AccessListener &downstream() { return *downstream_; }
   void onAccess(const model::AccessEvent &event) override;
   void onEnd() override;
 
+  /// Executions of multi-component instructions emitted as one wide event.
+  std::uint64_t mergedExecutions() const { return merged_; }
+  /// Component events emitted separately because masks/addresses were inconsistent, a component
+  /// was missing, or a component repeated before the instruction was complete.
+  std::uint64_t splitComponents() const { return split_; }
+  /// Events whose site was not in the grouping (passed through unchanged).
+  std::uint64_t unknownSites() const { return unknown_; }
+
 private:
+  struct Pending {
+    std::uint32_t sassSite = 0;
+    unsigned components = 0;
+    std::vector<std::pair<unsigned, model::AccessEvent>> parts; ///< (offset, event)
+  };
+  void flushSplit(Pending &pending);
+  void finish(Pending &pending);
+
   const Grouping *grouping_;
   model::AccessListener *downstream_;
+  std::unordered_map<std::uint64_t, std::vector<Pending>> pending_;     ///< by warp
+  const Grouping::Member *member(std::uint32_t ptxSite) const;
+
+  std::unique_ptr<model::AccessListener> owned_;
+  std::vector<const Grouping::Member *> flat_; ///< byPtxSite as a vector when ids are small
+  /// Executions per (warp, PTX site) of duplicated sites, by block; only the most recent
+  /// kMaxBlocks blocks are kept (a block that comes back restarts its round-robin).
+  std::unordered_map<std::uint32_t, std::unordered_map<std::uint64_t, std::uint64_t>> counts_;
+  std::deque<std::uint32_t> countBlocks_;
+  static constexpr std::size_t kMaxBlocks = 512;
+  std::uint64_t merged_ = 0, split_ = 0, unknown_ = 0;
 };
 
 } // namespace warplens::sass

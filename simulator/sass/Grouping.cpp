@@ -1,0 +1,382 @@
+/// \file
+/// Matches PTX memory sites to SASS memory instructions. Algorithm (per SASS instruction, in pc
+/// order): (1) find an unmatched, compatible PTX site on the same source line; if its width is
+/// the SASS width it is a 1:1 match, else merge it with neighbouring PTX sites on the same base
+/// register whose immediate offsets tile [start, start+width) exactly (preferring a start aligned
+/// to the width); (2) without line info, the same but taking PTX sites in order; (3) a SASS
+/// instruction left over whose line and width equal an already matched group is a copy made by
+/// ptxas (unrolling). PTX sites left over stay PTX-level, with a note naming the source line.
+/// Does not model: ptxas splitting one PTX access into several, or copies on different lines.
+#include "sass/Grouping.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace warplens::sass {
+namespace {
+
+using model::Op;
+using model::SiteInfo;
+using model::Space;
+
+constexpr int kMergeWindowPtxLines = 48; ///< how far apart (PTX lines) merge partners may be
+
+struct PtxItem {
+  const SiteInfo *site = nullptr;
+  std::optional<PtxAddress> addr;
+  int group = -1;
+  bool skip = false; ///< param/const: never an LSU instruction in SASS
+};
+
+struct Group {
+  std::vector<std::size_t> members; ///< PTX item indices, by offset
+  std::vector<std::int64_t> offsets;
+  std::vector<std::size_t> sass;    ///< indices into the memory-instruction list, pc order
+  unsigned width = 0;
+};
+
+bool opCompatible(Op ptx, Op sass) {
+  auto atomic = [](Op o) { return o == Op::Atomic || o == Op::Reduce; };
+  return ptx == sass || (atomic(ptx) && atomic(sass));
+}
+
+bool spaceCompatible(Space ptx, Space sass) {
+  if (ptx == sass) return true;
+  if (ptx == Space::Generic)
+    return sass == Space::Global || sass == Space::Shared || sass == Space::Local;
+  return false;
+}
+
+std::string baseName(const std::string &path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+bool sameLocation(const SiteInfo &p, const std::string &file, int line) {
+  if (line < 0 || p.sourceLine != line) return false;
+  return p.sourceFile.empty() || file.empty() || baseName(p.sourceFile) == baseName(file);
+}
+
+/// The PTX site's line is the SASS instruction's line, or, for inlined code, its innermost one
+/// (PTX .loc gives both; which one a site carries is the producer's choice).
+bool sameLine(const SiteInfo &p, const SassInstruction &s) {
+  return sameLocation(p, s.sourceFile, s.sourceLine) ||
+         sameLocation(p, s.innerFile, s.innerLine);
+}
+
+std::string lineName(const std::string &file, int line) {
+  if (line < 0) return "(no line info)";
+  return (file.empty() ? std::string("line ") : baseName(file) + ":") + std::to_string(line);
+}
+
+std::string hexPc(std::uint64_t pc) {
+  std::ostringstream ss;
+  ss << "0x" << std::hex << pc;
+  return ss.str();
+}
+
+class Matcher {
+public:
+  Matcher(const std::vector<SiteInfo> &sites, const SassFunction &function) {
+    for (const SiteInfo &s : sites) {
+      PtxItem item;
+      item.site = &s;
+      item.addr = parsePtxAddress(s.ptxText);
+      item.skip = s.space == Space::Param || s.space == Space::Const;
+      ptx_.push_back(item);
+    }
+    std::stable_sort(ptx_.begin(), ptx_.end(), [](const PtxItem &a, const PtxItem &b) {
+      return a.site->ptxLine < b.site->ptxLine;
+    });
+    for (const SassInstruction &i : function.instructions)
+      if (i.isMemory) {
+        sass_.push_back(&i);
+        sassAddr_.push_back(parseSassAddress(i.text));
+      }
+    sassGroup_.assign(sass_.size(), -1);
+  }
+
+  Grouping run() {
+    for (std::size_t s = 0; s < sass_.size(); ++s) matchByLine(s);
+    for (std::size_t s = 0; s < sass_.size(); ++s) matchByOrder(s);
+    for (std::size_t s = 0; s < sass_.size(); ++s) matchCopy(s);
+    return build();
+  }
+
+private:
+  bool compatible(const PtxItem &p, const SassInstruction &s) const {
+    return !p.skip && p.group < 0 && opCompatible(p.site->op, s.op) &&
+           spaceCompatible(p.site->space, s.space);
+  }
+
+  /// Members (item indices) of a group of total width `width` containing `anchor`, or empty.
+  std::vector<std::size_t> tryGroup(std::size_t anchor, const SassInstruction &s) {
+    const PtxItem &a = ptx_[anchor];
+    unsigned width = s.widthBytes;
+    if (a.site->widthBytes == width) return {anchor};
+    if (a.site->widthBytes > width || !a.addr) return {};
+    std::vector<std::size_t> pool;
+    for (std::size_t i = 0; i < ptx_.size(); ++i) {
+      const PtxItem &p = ptx_[i];
+      if (i != anchor && (!compatible(p, s) || !p.addr || p.addr->base != a.addr->base ||
+                          p.site->op != a.site->op || p.site->space != a.site->space ||
+                          p.site->widthBytes >= width ||
+                          std::abs(p.site->ptxLine - a.site->ptxLine) > kMergeWindowPtxLines))
+        continue;
+      pool.push_back(i);
+    }
+    std::vector<std::int64_t> starts;
+    for (std::size_t i : pool) {
+      std::int64_t o = ptx_[i].addr->offset;
+      if (o <= a.addr->offset && o > a.addr->offset - static_cast<std::int64_t>(width))
+        starts.push_back(o);
+    }
+    std::sort(starts.begin(), starts.end());
+    const std::int64_t w = width;
+    std::stable_partition(starts.begin(), starts.end(),
+                          [&](std::int64_t o) { return ((o % w) + w) % w == 0; });
+    for (std::int64_t start : starts) {
+      std::vector<std::size_t> chosen;
+      std::int64_t cursor = start;
+      bool hasAnchor = false;
+      while (cursor < start + static_cast<std::int64_t>(width)) {
+        std::size_t best = SIZE_MAX;
+        for (std::size_t i : pool) {
+          if (ptx_[i].addr->offset != cursor) continue;
+          if (std::find(chosen.begin(), chosen.end(), i) != chosen.end()) continue;
+          if (i == anchor) { best = i; break; }
+          if (best == SIZE_MAX || std::abs(ptx_[i].site->ptxLine - a.site->ptxLine) <
+                                      std::abs(ptx_[best].site->ptxLine - a.site->ptxLine))
+            best = i;
+        }
+        if (best == SIZE_MAX) break;
+        hasAnchor |= best == anchor;
+        chosen.push_back(best);
+        cursor += ptx_[best].site->widthBytes;
+      }
+      if (hasAnchor && cursor == start + static_cast<std::int64_t>(width)) return chosen;
+    }
+    return {};
+  }
+
+  void assign(std::size_t s, const std::vector<std::size_t> &members) {
+    Group g;
+    g.members = members;
+    g.width = sass_[s]->widthBytes;
+    for (std::size_t m : members) g.offsets.push_back(ptx_[m].addr ? ptx_[m].addr->offset : 0);
+    g.sass.push_back(s);
+    int id = static_cast<int>(groups_.size());
+    for (std::size_t m : members) ptx_[m].group = id;
+    const auto &pa = ptx_[members.front()].addr;
+    if (sassAddr_[s] && pa)
+      deltas_[{sassAddr_[s]->base, pa->base}] =
+          sassAddr_[s]->offset - *std::min_element(g.offsets.begin(), g.offsets.end());
+    sassGroup_[s] = id;
+    groups_.push_back(std::move(g));
+  }
+
+  /// Whether grouping `members` into SASS instruction `s` agrees with an offset relation
+  /// (SASS offset - PTX offset) already seen between the same two base registers:
+  /// 1 agrees, 0 no relation known, -1 contradicts.
+  int offsetAgreement(std::size_t s, const std::vector<std::size_t> &members) const {
+    const auto &sa = sassAddr_[s];
+    const auto &pa = ptx_[members.front()].addr;
+    if (!sa || !pa) return 0;
+    auto it = deltas_.find({sa->base, pa->base});
+    if (it == deltas_.end()) return 0;
+    std::int64_t start = pa->offset;
+    for (std::size_t m : members)
+      if (ptx_[m].addr) start = std::min(start, ptx_[m].addr->offset);
+    return start + it->second == sa->offset ? 1 : -1;
+  }
+
+  void matchByLine(std::size_t s) {
+    // ptxas reorders accesses within a line: prefer the candidate whose offset agrees with the
+    // register/offset relation of earlier matches, then one with no known relation, then any.
+    std::vector<std::vector<std::size_t>> options;
+    for (std::size_t i = 0; i < ptx_.size(); ++i) {
+      if (!compatible(ptx_[i], *sass_[s]) || !sameLine(*ptx_[i].site, *sass_[s])) continue;
+      std::vector<std::size_t> members = tryGroup(i, *sass_[s]);
+      if (!members.empty()) options.push_back(std::move(members));
+    }
+    for (int want : {1, 0, -1})
+      for (const auto &members : options)
+        if (offsetAgreement(s, members) == want) return assign(s, members);
+  }
+
+  void matchByOrder(std::size_t s) {
+    if (sassGroup_[s] >= 0) return;
+    for (std::size_t i = 0; i < ptx_.size(); ++i) {
+      if (!compatible(ptx_[i], *sass_[s])) continue;
+      // With line info on both sides, a different line is a different access.
+      if (sass_[s]->sourceLine >= 0 && ptx_[i].site->sourceLine >= 0) continue;
+      std::vector<std::size_t> members = tryGroup(i, *sass_[s]);
+      if (!members.empty()) {
+        orderMatched_ = true;
+        return assign(s, members);
+      }
+      return; // in order: the first compatible PTX site must be this instruction's
+    }
+  }
+
+  void matchCopy(std::size_t s) {
+    if (sassGroup_[s] >= 0) return;
+    int best = -1, bestAgree = -2;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      const Group &grp = groups_[g];
+      const SassInstruction &first = *sass_[grp.sass.front()];
+      if (grp.width != sass_[s]->widthBytes || first.opcode != sass_[s]->opcode) continue;
+      if (sass_[s]->sourceLine < 0 || first.sourceLine != sass_[s]->sourceLine ||
+          first.sourceFile != sass_[s]->sourceFile)
+        continue;
+      int agree = offsetAgreement(s, grp.members);
+      if (best < 0 || agree > bestAgree ||
+          (agree == bestAgree && grp.sass.size() < groups_[best].sass.size())) {
+        best = static_cast<int>(g);
+        bestAgree = agree;
+      }
+    }
+    if (best < 0) return;
+    groups_[best].sass.push_back(s);
+    sassGroup_[s] = best;
+  }
+
+  Grouping build() {
+    Grouping out;
+    std::vector<std::uint32_t> sassId(sass_.size(), 0);
+    for (std::size_t s = 0; s < sass_.size(); ++s) {
+      if (sassGroup_[s] < 0) {
+        const SassInstruction &i = *sass_[s];
+        bool spill = i.space == Space::Local;
+        out.notes.push_back("SASS " + hexPc(i.pc) + " " + i.opcode + " (" +
+                            lineName(i.sourceFile, i.sourceLine) + ") has no PTX access" +
+                            (spill ? " (register spill?): not predicted" : ": not predicted"));
+        continue;
+      }
+      const Group &g = groups_[sassGroup_[s]];
+      const SiteInfo &lead = *ptx_[g.members.front()].site;
+      SiteInfo info = lead;
+      info.site = static_cast<std::uint32_t>(out.sassSites.size());
+      info.widthBytes = sass_[s]->widthBytes;
+      info.op = sass_[s]->op;
+      if (sass_[s]->space != Space::Generic) info.space = sass_[s]->space;
+      if (sass_[s]->sourceLine >= 0) {
+        info.sourceLine = sass_[s]->sourceLine;
+        if (info.sourceFile.empty()) info.sourceFile = sass_[s]->sourceFile;
+      }
+      if (g.members.size() > 1)
+        info.ptxText += " (+" + std::to_string(g.members.size() - 1) + " merged)";
+      info.sassPc = sass_[s]->pc;
+      info.sassText = sass_[s]->text;
+      sassId[s] = info.site;
+      out.sassSites.push_back(std::move(info));
+    }
+    struct CopyNote {
+      int accesses = 0, firstPtx = 1 << 30, lastPtx = -1;
+    };
+    std::map<std::pair<std::string, std::size_t>, CopyNote> copyNotes; // (line, copies)
+    for (const Group &g : groups_) {
+      std::int64_t start = *std::min_element(g.offsets.begin(), g.offsets.end());
+      std::vector<std::uint32_t> copies;
+      for (std::size_t s : g.sass) copies.push_back(sassId[s]);
+      for (std::size_t k = 0; k < g.members.size(); ++k) {
+        Grouping::Member m;
+        m.sassSite = copies.front();
+        m.offsetBytes = static_cast<unsigned>(g.offsets[k] - start);
+        m.components = static_cast<unsigned>(g.members.size());
+        if (copies.size() > 1) m.copies = copies;
+        out.byPtxSite[ptx_[g.members[k]].site->site] = m;
+      }
+      if (copies.size() > 1) {
+        const SiteInfo &lead = *ptx_[g.members.front()].site;
+        CopyNote &n = copyNotes[{lineName(lead.sourceFile, lead.sourceLine), copies.size()}];
+        n.accesses += 1;
+        n.firstPtx = std::min(n.firstPtx, lead.ptxLine);
+        n.lastPtx = std::max(n.lastPtx, lead.ptxLine);
+      }
+    }
+    for (const auto &[key, n] : copyNotes) {
+      std::string k = std::to_string(key.second);
+      std::string which = n.accesses == 1
+                              ? "PTX line " + std::to_string(n.firstPtx)
+                              : "each of " + std::to_string(n.accesses) + " PTX accesses (lines " +
+                                    std::to_string(n.firstPtx) + "-" + std::to_string(n.lastPtx) + ")";
+      out.notes.push_back(key.first + ": ptxas made " + k + " copies of " + which +
+                          " (unrolled loop?); a warp's k-th execution is counted on copy k mod " +
+                          k + ", so per-copy counts are approximate (their sum is exact)");
+    }
+    std::map<std::string, int> unmatchedByLine;
+    for (const PtxItem &p : ptx_) {
+      if (p.group >= 0) continue;
+      SiteInfo info = *p.site;
+      info.site = static_cast<std::uint32_t>(out.sassSites.size());
+      info.sassPc.reset();
+      info.sassText.clear();
+      out.byPtxSite[p.site->site] = Grouping::Member{info.site, 0, 1, {}};
+      out.sassSites.push_back(std::move(info));
+      if (!p.skip) ++unmatchedByLine[lineName(p.site->sourceFile, p.site->sourceLine)];
+    }
+    for (const auto &[line, n] : unmatchedByLine)
+      out.notes.push_back(line + ": " + std::to_string(n) +
+                          " PTX access(es) not matched to a SASS instruction; reported PTX-level");
+    if (orderMatched_)
+      out.notes.push_back("some accesses were matched to SASS by order only (no line info)");
+    return out;
+  }
+
+  std::vector<PtxItem> ptx_;
+  std::vector<const SassInstruction *> sass_;
+  std::vector<std::optional<AddressOperand>> sassAddr_;
+  /// (SASS base, PTX base) → SASS offset − PTX offset, from the latest match of that pair
+  std::map<std::pair<std::string, std::string>, std::int64_t> deltas_;
+  std::vector<int> sassGroup_;
+  std::vector<Group> groups_;
+  bool orderMatched_ = false;
+};
+
+} // namespace
+
+std::optional<PtxAddress> parsePtxAddress(const std::string &ptxText) {
+  std::size_t open = ptxText.find('[');
+  if (open == std::string::npos) return std::nullopt;
+  std::size_t close = ptxText.find(']', open);
+  if (close == std::string::npos) return std::nullopt;
+  std::string inner;
+  for (char c : ptxText.substr(open + 1, close - open - 1))
+    if (c != ' ' && c != '\t') inner += c;
+  PtxAddress a;
+  std::size_t op = inner.find_first_of("+-", 1);
+  if (op == std::string::npos) {
+    a.base = inner;
+    return a;
+  }
+  a.base = inner.substr(0, op);
+  std::string num = inner.substr(op + 1);
+  bool negative = inner[op] == '-';
+  if (!num.empty() && num[0] == '-') negative = !negative, num.erase(0, 1);
+  char *end = nullptr;
+  long long v = std::strtoll(num.c_str(), &end, 0);
+  if (num.empty() || *end != '\0') return std::nullopt;
+  a.offset = negative ? -v : v;
+  return a;
+}
+
+Expected<Grouping> groupAccesses(const std::vector<model::SiteInfo> &ptxSites,
+                                 const SassFunction &function) {
+  std::set<std::uint32_t> ids;
+  for (const SiteInfo &s : ptxSites)
+    if (!ids.insert(s.site).second)
+      return Error{"groupAccesses: PTX site id " + std::to_string(s.site) + " appears twice"};
+  return Matcher(ptxSites, function).run();
+}
+
+Grouping identityGrouping(const std::vector<model::SiteInfo> &ptxSites) {
+  Grouping g;
+  g.sassSites = ptxSites;
+  for (const SiteInfo &s : ptxSites) g.byPtxSite[s.site] = Grouping::Member{s.site, 0, 1, {}};
+  return g;
+}
+
+} // namespace warplens::sass

@@ -1,0 +1,135 @@
+/// \file
+/// GroupingListener: rewrites PTX-level access events into SASS-level ones. Components of one
+/// multi-component SASS instruction are buffered per warp and emitted as one wide event once all
+/// have arrived and agree (same active lanes, lane address + component offset).
+#include "sass/Grouping.h"
+
+#include <algorithm>
+
+namespace warplens::sass {
+namespace {
+
+std::uint64_t warpKey(const model::AccessEvent &e) {
+  return (static_cast<std::uint64_t>(e.block) << 5) | (e.warp & 31u);
+}
+
+} // namespace
+
+GroupingListener::GroupingListener(const Grouping &grouping, model::AccessListener &downstream)
+    : grouping_(&grouping), downstream_(&downstream) {
+  std::uint32_t maxId = grouping.byPtxSite.empty() ? 0 : grouping.byPtxSite.rbegin()->first;
+  if (maxId < (1u << 20)) {
+    flat_.assign(maxId + 1, nullptr);
+    for (const auto &[id, m] : grouping.byPtxSite) flat_[id] = &m;
+  }
+}
+
+GroupingListener::GroupingListener(const Grouping &grouping,
+                                   std::unique_ptr<model::AccessListener> downstream)
+    : GroupingListener(grouping, *downstream) {
+  owned_ = std::move(downstream);
+}
+
+const Grouping::Member *GroupingListener::member(std::uint32_t ptxSite) const {
+  if (!flat_.empty() || grouping_->byPtxSite.empty())
+    return ptxSite < flat_.size() ? flat_[ptxSite] : nullptr;
+  auto it = grouping_->byPtxSite.find(ptxSite);
+  return it == grouping_->byPtxSite.end() ? nullptr : &it->second;
+}
+
+void GroupingListener::onAccess(const model::AccessEvent &event) {
+  const Grouping::Member *found = this->member(event.site);
+  if (!found) {
+    ++unknown_;
+    downstream_->onAccess(event);
+    return;
+  }
+  const Grouping::Member &member = *found;
+  std::uint32_t sassSite = member.sassSite;
+  if (member.copies.size() > 1) {
+    auto block = counts_.find(event.block);
+    if (block == counts_.end()) {
+      if (countBlocks_.size() >= kMaxBlocks) {
+        counts_.erase(countBlocks_.front());
+        countBlocks_.pop_front();
+      }
+      countBlocks_.push_back(event.block);
+      block = counts_.emplace(event.block, std::unordered_map<std::uint64_t, std::uint64_t>{}).first;
+    }
+    std::uint64_t k = block->second[(static_cast<std::uint64_t>(event.warp) << 32) | event.site]++;
+    sassSite = member.copies[k % member.copies.size()];
+  }
+  const model::SiteInfo *info = sassSite < grouping_->sassSites.size() &&
+                                        grouping_->sassSites[sassSite].site == sassSite
+                                    ? &grouping_->sassSites[sassSite]
+                                    : nullptr;
+  if (member.components <= 1) {
+    model::AccessEvent out = event;
+    out.site = sassSite;
+    if (info && info->sassPc) out.op = info->op;
+    downstream_->onAccess(out);
+    return;
+  }
+  std::uint64_t wk = warpKey(event);
+  std::vector<Pending> &list = pending_[wk];
+  auto p = std::find_if(list.begin(), list.end(),
+                        [&](const Pending &x) { return x.sassSite == sassSite; });
+  if (p == list.end()) {
+    list.push_back(Pending{sassSite, member.components, {}});
+    p = list.end() - 1;
+  } else if (std::any_of(p->parts.begin(), p->parts.end(), [&](const auto &part) {
+               return part.first == member.offsetBytes;
+             })) {
+    flushSplit(*p); // the previous execution never completed
+    p->parts.clear();
+  }
+  p->parts.emplace_back(member.offsetBytes, event);
+  if (p->parts.size() < p->components) return;
+  finish(*p);
+  list.erase(p);
+  if (list.empty()) pending_.erase(wk);
+}
+
+void GroupingListener::finish(Pending &pending) {
+  std::sort(pending.parts.begin(), pending.parts.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  const model::AccessEvent &lead = pending.parts.front().second;
+  bool consistent = pending.parts.front().first == 0;
+  for (const auto &[offset, e] : pending.parts) {
+    if (!consistent) break;
+    if (e.active != lead.active || e.space != lead.space) consistent = false;
+    for (unsigned lane = 0; consistent && lane < 32; ++lane)
+      if (lead.active.test(lane) && e.addr[lane].value != lead.addr[lane].value + offset)
+        consistent = false;
+  }
+  if (!consistent) return flushSplit(pending);
+  model::AccessEvent out = lead;
+  out.site = pending.sassSite;
+  const model::SiteInfo *info = pending.sassSite < grouping_->sassSites.size()
+                                    ? &grouping_->sassSites[pending.sassSite]
+                                    : nullptr;
+  unsigned total = 0;
+  for (const auto &part : pending.parts) total += part.second.widthBytes;
+  out.widthBytes = static_cast<std::uint8_t>(info ? info->widthBytes : total);
+  if (info && info->sassPc) out.op = info->op;
+  ++merged_;
+  downstream_->onAccess(out);
+}
+
+void GroupingListener::flushSplit(Pending &pending) {
+  for (auto &part : pending.parts) {
+    model::AccessEvent out = part.second;
+    out.site = pending.sassSite;
+    ++split_;
+    downstream_->onAccess(out);
+  }
+}
+
+void GroupingListener::onEnd() {
+  for (auto &[key, list] : pending_)
+    for (Pending &p : list) flushSplit(p);
+  pending_.clear();
+  downstream_->onEnd();
+}
+
+} // namespace warplens::sass
