@@ -1,0 +1,298 @@
+/// \file
+/// probe::runSuite: per launch, a checked plain launch, the Range Profiler pass and the SASS
+/// Metrics pass, each failing on its own (a note on the result) without losing the others.
+#include "cupti_probe/Probe.h"
+
+#include "cupti_probe/CudaCheck.h"
+#include "cupti_probe/Driver.h"
+#include "cupti_probe/GpuSession.h"
+#include "cupti_probe/KernelMatch.h"
+#include "cupti_probe/LaunchRunner.h"
+#include "cupti_probe/ModuleCache.h"
+#include "cupti_probe/RangeProfiler.h"
+#include "cupti_probe/SassMetricsPass.h"
+#include "cupti_probe/SassRecords.h"
+
+#include <chrono>
+#include <ostream>
+
+namespace warplens::probe {
+
+const std::vector<std::string> &defaultRangeMetrics() {
+  static const std::vector<std::string> m = {
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__inst_executed_op_shared_ld.sum",
+      "smsp__inst_executed_op_shared_st.sum",
+      "smsp__inst_executed_op_global_ld.sum",
+      "smsp__inst_executed_op_global_st.sum",
+      "lts__t_sectors_srcunit_tex_op_read.sum",
+      "dram__bytes_read.sum",
+      "gpu__time_duration.sum",
+  };
+  return m;
+}
+
+const std::vector<std::string> &defaultSassMetrics() {
+  static const std::vector<std::string> m = {
+      "smsp__sass_inst_executed",
+      "smsp__sass_thread_inst_executed",
+      "smsp__sass_thread_inst_executed_pred_on",
+      "smsp__sass_sectors_mem_global",
+      "smsp__sass_sectors_mem_global_ideal",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+  };
+  return m;
+}
+
+namespace {
+
+class SuiteRunner {
+public:
+  SuiteRunner(GpuSession &session, const ProbeOptions &opt)
+      : session_(session), opt_(opt), modules_(session.arch(), opt.cacheDir),
+        userReplay_(opt.userReplay) {}
+
+  void setup() {
+    std::vector<std::string> warnings;
+    if (opt_.rangeProfiler) {
+      auto rp = RangeProfiler::create(session_, opt_.rangeMetrics.empty() ? defaultRangeMetrics()
+                                                                          : opt_.rangeMetrics,
+                                      warnings);
+      if (rp) {
+        range_ = std::move(rp.value());
+        log("range profiler: " + std::to_string(range_->metrics().size()) + " metrics, " +
+            std::to_string(range_->passesNeeded()) + " pass(es) per launch");
+      } else {
+        rangeOff_ = rp.error().message;
+      }
+    } else {
+      rangeOff_ = "range profiler off (--no-range)";
+    }
+    if (opt_.sassMetrics) {
+      auto sp = SassMetricsPass::create(session_, opt_.sassMetricNames.empty() ? defaultSassMetrics()
+                                                                               : opt_.sassMetricNames,
+                                        warnings);
+      if (sp) sass_ = std::move(sp.value());
+      else sassOff_ = sp.error().message;
+    } else {
+      sassOff_ = "SASS metrics off (--no-sass-metrics)";
+    }
+    for (const auto &w : warnings) {
+      log("warning: " + w);
+      suiteNotes_.push_back(w);
+    }
+    for (const auto &n : session_.notes()) {
+      log("warning: " + n);
+      suiteNotes_.push_back(n);
+    }
+    if (!rangeOff_.empty()) log("range profiler disabled: " + rangeOff_);
+    if (!sassOff_.empty()) log("SASS metrics disabled: " + sassOff_);
+  }
+
+  launch::LaunchResult run(const launch::LaunchSpec &spec, std::size_t index, std::size_t total) {
+    auto t0 = std::chrono::steady_clock::now();
+    launch::LaunchResult r;
+    r.name = spec.name;
+    r.kernel = spec.kernel;
+    r.grid = spec.grid;
+    r.block = spec.block;
+    r.arch = session_.arch();
+    r.device = session_.description();
+    r.notes = suiteNotes_;
+    std::string status;
+    if (!lostAt_.empty()) {
+      r.notes.push_back("not run: the CUDA context was lost at launch '" + lostAt_ + "'");
+      log(progress(index, total, spec.name) + "not run (context lost)");
+      return r;
+    }
+    runOne(spec, r, status);
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " (%.2f s)", secs);
+    log(progress(index, total, spec.name) + status + buf);
+    return r;
+  }
+
+private:
+  static std::string progress(std::size_t i, std::size_t n, const std::string &name) {
+    return "[" + std::to_string(i + 1) + "/" + std::to_string(n) + "] " + name + ": ";
+  }
+  void log(const std::string &line) {
+    if (opt_.log) *opt_.log << "warplens probe: " << line << "\n" << std::flush;
+  }
+  /// After a failure: is the context still usable?
+  void checkContext(const std::string &name, LaunchRunner *runner) {
+    CUresult r = cu().cuCtxSynchronize();
+    bool sticky = isStickyDriverError(r) ||
+                  (runner && isStickyDriverError(runner->lastDriverError()));
+    if (sticky) lostAt_ = name;
+  }
+
+  void runOne(const launch::LaunchSpec &spec, launch::LaunchResult &r, std::string &status) {
+    const std::string where = spec.specFile.empty() ? spec.name : spec.specFile + ": " + spec.name;
+    auto found = modules_.find(spec.source, spec.nvccFlags, spec.kernel, where);
+    if (!found) {
+      r.notes.push_back("probe error: " + found.error().message);
+      status = "FAILED (" + found.error().message + ")";
+      checkContext(spec.name, nullptr);
+      return;
+    }
+    const FoundKernel &k = found.value();
+    r.kernel = k.mangled;
+    r.sassSource = k.module->compiled.sassTool;
+    for (const auto &n : k.module->notes) r.notes.push_back(n);
+    if (!k.listing && !k.module->listing.empty())
+      r.notes.push_back("SASS listing has no function " + k.mangled);
+    auto runner = LaunchRunner::create(spec, k);
+    if (!runner) {
+      r.notes.push_back("probe error: " + runner.error().message);
+      status = "FAILED (" + runner.error().message + ")";
+      checkContext(spec.name, nullptr);
+      return;
+    }
+    LaunchRunner &run = *runner.value();
+    auto upload = [&]() -> Status { return run.upload(); };
+    auto uploadAndFlush = [&]() -> Status {
+      WL_CHECK(run.upload());
+      return session_.flushL2();
+    };
+    auto launchOnce = [&]() -> Status { return run.launch(); };
+
+    // (c) plain launch first: a faulting kernel shows up here, outside any profiler.
+    if (opt_.check) {
+      Status s = plainCheck(spec, run, r);
+      if (!s) {
+        r.notes.push_back("plain launch failed: " + s.error().message);
+        status += "launch FAILED; ";
+        checkContext(spec.name, &run);
+        if (!lostAt_.empty()) {
+          r.notes.push_back("the CUDA context is lost; remaining launches are skipped");
+          status += "context lost";
+          return;
+        }
+      } else if (r.checkPassed.has_value()) {
+        status += *r.checkPassed ? "check ok; " : "check MISMATCH; ";
+      }
+    }
+
+    // (a) hardware counters.
+    if (range_ && rangeOff_.empty()) {
+      auto m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce, userReplay_);
+      if (!m && userReplay_ && !userReplayWorked_) {
+        std::string why = m.error().message;
+        m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce, false);
+        if (m) {
+          userReplay_ = false;
+          suiteNotes_.push_back("range profiler: user replay failed (" + why +
+                                "); kernel replay used (L2 flushed before the first pass only)");
+          r.notes.push_back(suiteNotes_.back());
+          log("warning: " + suiteNotes_.back());
+        }
+      }
+      if (m) {
+        if (userReplay_) userReplayWorked_ = true;
+        for (const auto &[name, v] : m->values) r.metrics[name] = v;
+        for (const auto &n : m->notes) r.notes.push_back(n);
+        status += "range " + std::to_string(m->passes) + " pass(es); ";
+      } else {
+        r.notes.push_back("range profiler failed: " + m.error().message);
+        status += "range FAILED; ";
+        if (m.error().message.find("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES") != std::string::npos ||
+            m.error().message.find("insufficient") != std::string::npos) {
+          rangeOff_ = m.error().message;
+          suiteNotes_.push_back("range profiler disabled: " + rangeOff_);
+        }
+        checkContext(spec.name, &run);
+        if (!lostAt_.empty()) return;
+      }
+    } else if (!rangeOff_.empty()) {
+      r.notes.push_back("no hardware counters: " + rangeOff_);
+    }
+
+    // (b) per-instruction SASS metrics.
+    if (sass_ && sassOff_.empty()) {
+      std::vector<std::string> notes;
+      auto pcs = sass_->measure(session_.context(), k.mangled, upload, launchOnce, notes);
+      for (const auto &n : notes) r.notes.push_back(n);
+      if (pcs) {
+        addSassRecords(pcs.value(), k.listing, r);
+        status += "sass " + std::to_string(r.instructions.size()) + " mem instr; ";
+      } else {
+        r.notes.push_back("SASS metrics failed: " + pcs.error().message);
+        status += "sass FAILED; ";
+        checkContext(spec.name, &run);
+      }
+    } else if (!sassOff_.empty()) {
+      r.notes.push_back("no SASS metrics: " + sassOff_);
+    }
+    if (status.empty()) status = "nothing measured";
+  }
+
+  Status plainCheck(const launch::LaunchSpec &spec, LaunchRunner &run, launch::LaunchResult &r) {
+    WL_CHECK(run.upload());
+    WL_CHECK(run.launch());
+    auto outputs = run.download();
+    if (!outputs) return outputs.error();
+    auto check = launch::runCheck(spec, run.inputs(), outputs.value());
+    if (!check) {
+      r.notes.push_back("check could not run: " + check.error().message);
+      return {};
+    }
+    if (check->ran) {
+      r.checkPassed = check->passed;
+      r.checkDetail = check->detail;
+    }
+    return {};
+  }
+
+  GpuSession &session_;
+  const ProbeOptions &opt_;
+  ModuleCache modules_;
+  std::unique_ptr<RangeProfiler> range_;
+  std::unique_ptr<SassMetricsPass> sass_;
+  std::string rangeOff_, sassOff_, lostAt_;
+  bool userReplay_ = true;
+  bool userReplayWorked_ = false;
+  std::vector<std::string> suiteNotes_;
+};
+
+} // namespace
+
+Expected<std::vector<launch::LaunchResult>> runSuite(const std::vector<launch::LaunchSpec> &specs,
+                                                     const ProbeOptions &options) {
+  auto session = GpuSession::open(options.device, options.rangeProfiler || options.sassMetrics);
+  if (!session) return session.error();
+  if (options.log)
+    *options.log << "warplens probe: " << session.value()->description() << " ("
+                 << session.value()->arch() << ", chip " << session.value()->chip() << ")\n";
+  std::vector<launch::LaunchResult> results;
+  {
+    SuiteRunner runner(*session.value(), options);
+    runner.setup();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      results.push_back(runner.run(specs[i], i, specs.size()));
+      if (options.onProgress) options.onProgress(results);
+    }
+  } // modules and profiler objects go before the session
+  return results;
+}
+
+Expected<std::vector<std::string>> listSassMetrics(int device) {
+  auto session = GpuSession::open(device);
+  if (!session) return session.error();
+  auto list = SassMetricsPass::list(session.value()->chip());
+  if (!list) return list.error();
+  list->insert(list->begin(), "chip " + session.value()->chip() + ": " +
+                                  std::to_string(list->size()) + " SASS metrics");
+  return list;
+}
+
+} // namespace warplens::probe
