@@ -32,6 +32,9 @@ struct ArchSpec {
   // Global memory (L1TEX LSU path)
   unsigned sectorBytes = 32;
   unsigned lineBytes = 128;
+  /// Ideal sectors = ceil(bytes / sectorBytes) where bytes counts each distinct byte once (false)
+  /// or every active lane's bytes, duplicates included (true). Calibrated on hardware.
+  bool idealCountsDuplicateBytes = false;
   // Shared memory
   unsigned sharedBanks = 32;
   unsigned bankWidthBytes = 4;
@@ -43,13 +46,20 @@ struct ArchSpec {
   std::uint64_t l2Bytes = 0;
   /// field group -> citation ("shared": "CUDA C++ Programming Guide, CC 9.0 §...")
   std::map<std::string, std::string> sources;
+  /// Data files this spec was resolved from, leaf first ("sm_90.json", "sm_89.json", ...).
+  std::vector<std::string> files;
 
   const SharedWidthRule &sharedRule(unsigned widthBytes) const;
 };
 
 /// Load an architecture by name ("sm_90"); resolves inheritance. Unknown name → Error listing
-/// the known names.
+/// the known names. A name ending in ".json" is read from disk as by loadArchFile.
 Expected<ArchSpec> loadArch(std::string_view name);
+/// Load an architecture data file from disk. Its parent ("inherits") is looked up beside it
+/// first, then among the built-in files. Errors name the file and the key.
+Expected<ArchSpec> loadArchFile(const std::string &path);
+/// Load an architecture from JSON text (`fileName` is used in errors; parents are built-in).
+Expected<ArchSpec> loadArchText(const std::string &fileName, std::string_view text);
 /// Every known architecture name, sorted.
 std::vector<std::string> listArches();
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace warplens::model {
@@ -16,6 +17,9 @@ enum class Op : std::uint8_t { Load, Store, Atomic, Reduce };
 
 std::string_view toString(Space s);
 std::string_view toString(Op o);
+/// Inverse of toString ("global", "shared", ...; "ld", "st", "atom", "red"); nullopt if unknown.
+std::optional<Space> parseSpace(std::string_view s);
+std::optional<Op> parseOp(std::string_view s);
 
 /// One warp executing one memory instruction.
 /// `site` identifies the instruction (an index the producer defines: PTX instruction index within

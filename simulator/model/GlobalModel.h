@@ -1,7 +1,7 @@
 /// \file
 /// Coalescing model for global (and local) memory: one warp instruction → requests, 32-byte
 /// sectors, ideal sectors, distinct 128-byte lines. Does not model L1/L2 hits, replays caused by
-/// bank conflicts in L1, or the TLB.
+/// bank conflicts in L1, the TLB, or how atomics are split (they are counted like loads/stores).
 #pragma once
 
 #include "arch/ArchSpec.h"
@@ -23,9 +23,13 @@ public:
   GlobalCost cost(const AccessEvent &event) const;
 
 private:
+  /// Every active lane aligned to a power-of-two width no larger than a sector, in any order.
+  GlobalCost costAligned(const AccessEvent &event, unsigned width, GlobalCost partial) const;
+
   unsigned sectorShift_ = 5;
   unsigned lineShift_ = 7;
   unsigned sectorBytes_ = 32;
+  bool idealCountsDuplicates_ = false;
 };
 
 } // namespace warplens::model

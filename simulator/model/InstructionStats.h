@@ -8,6 +8,7 @@
 #include "model/SharedModel.h"
 
 #include <map>
+#include <vector>
 
 namespace warplens::model {
 
@@ -30,18 +31,30 @@ struct InstructionStats {
 };
 
 /// Listener: runs the global model on Global/Local events and the shared model on Shared events,
-/// accumulating per site.
+/// accumulating per site. Other spaces (const, param, unresolved generic) count executions and
+/// threads only. Sites below kDenseSites live in a vector (no lookup cost); larger ids in a map.
 class StatsCollector : public AccessListener {
 public:
+  static constexpr std::uint32_t kDenseSites = 1u << 16;
+
   explicit StatsCollector(const arch::ArchSpec &arch);
   void onAccess(const AccessEvent &event) override;
-  const std::map<std::uint32_t, InstructionStats> &sites() const { return sites_; }
+  /// Every site seen, by id. The view is rebuilt after new events (not thread-safe with onAccess).
+  const std::map<std::uint32_t, InstructionStats> &sites() const;
   void merge(const StatsCollector &other);
+  /// Adds one site's totals (e.g. from another collector or a saved result).
+  void add(std::uint32_t site, const InstructionStats &stats);
 
 private:
+  InstructionStats &slot(const AccessEvent &event);
+
   GlobalModel global_;
   SharedModel shared_;
-  std::map<std::uint32_t, InstructionStats> sites_;
+  mutable std::map<std::uint32_t, InstructionStats> sites_; ///< combined view for sites()
+  mutable bool dirty_ = false;
+  std::vector<InstructionStats> dense_;   ///< indexed by site < kDenseSites
+  std::vector<std::uint8_t> denseUsed_;
+  std::map<std::uint32_t, InstructionStats> sparse_; ///< sites >= kDenseSites
 };
 
 } // namespace warplens::model

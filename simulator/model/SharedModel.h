@@ -1,7 +1,16 @@
 /// \file
 /// Bank model for shared memory: one warp instruction → wavefronts, ideal wavefronts, conflict
 /// ways, and per-bank occupancy for diagrams. Does not model arbitration with other L1 traffic
-/// (the extra wavefronts hardware counters show when global accesses run at the same time).
+/// (the extra wavefronts hardware counters show when global accesses run at the same time), nor
+/// anything the arch rules do not say: behaviour depends only on banks, bank width and the
+/// per-width rule (lanesPerPhase, mergeAcrossPhases).
+///
+/// Rules: a lane's w-byte access touches the bank words covering [addr, addr+w) (1/2-byte
+/// accesses touch one word); lanes touching the same word share it (broadcast, stores too).
+/// Phases of lanesPerPhase consecutive lanes are served one after another: wavefronts of a phase =
+/// max over banks of distinct words in that bank (0 for a phase without active lanes); the total
+/// is the sum over phases. With mergeAcrossPhases the whole warp is one phase (at least 1 if any
+/// lane is active). Ideal = max(1, ceil(distinct bytes / (banks * bank width))).
 #pragma once
 
 #include "arch/ArchSpec.h"
@@ -26,7 +35,12 @@ struct BankDiagram {
     unsigned phase;
   };
   std::vector<Hit> hits;
-  std::vector<unsigned> distinctWordsPerBank; ///< size = banks
+  /// size = banks; per bank, the most distinct words it serves in any one phase
+  std::vector<unsigned> distinctWordsPerBank;
+  unsigned lanesPerPhase = 32;       ///< the rule used for this width
+  bool mergeAcrossPhases = false;
+  std::vector<unsigned> wavefrontsPerPhase; ///< one entry per phase (one if merged)
+  SharedCost cost;                   ///< the same numbers cost() returns
 };
 
 class SharedModel {
@@ -36,7 +50,30 @@ public:
   BankDiagram diagram(const AccessEvent &event) const;
 
 private:
-  const arch::ArchSpec *arch_;
+  struct WidthRule {
+    std::uint8_t numPhases = 1;
+    std::uint8_t lanesPerPhase = 32;
+    bool merge = false;
+    std::uint8_t phaseOfLane[32] = {};
+    std::uint32_t lanesOfPhase[32] = {};
+  };
+  static constexpr unsigned kRows = 2048;
+  const WidthRule &rule(unsigned widthBytes) const;
+  /// Aligned accesses all in one row (broadcast, 128-byte aligned contiguous words).
+  SharedCost costOneRow(const AccessEvent &event, unsigned width, const WidthRule &r) const;
+  /// Aligned accesses within 2048 rows (banks * bank width bytes each): direct-mapped tables.
+  SharedCost costAligned(const AccessEvent &event, unsigned width, const WidthRule &r,
+                         std::uint64_t rowMin) const;
+  /// Anything else (misaligned lanes, sparse addresses): a hash set of words.
+  SharedCost costGeneral(const AccessEvent &event, unsigned width, const WidthRule &r) const;
+
+  const arch::ArchSpec *arch_; ///< only read in the constructor; the model keeps its own copy
+  WidthRule rules_[5];         ///< widths 1, 2, 4, 8, 16
+  unsigned wordShift_ = 2;     ///< log2(bank width)
+  unsigned bankMask_ = 31;
+  unsigned banks_ = 32;
+  unsigned bytesPerWavefront_ = 128;
+  unsigned rowShift_ = 7;      ///< log2(banks * bank width): a row holds one word per bank
 };
 
 } // namespace warplens::model

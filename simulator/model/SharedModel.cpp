@@ -1,0 +1,336 @@
+/// \file
+/// Bank model: counts, per phase and bank, the distinct words a warp's active lanes touch; the
+/// worst bank of each phase sets that phase's wavefronts. No heap use in cost().
+#include "model/SharedModel.h"
+
+#include "model/SmallKeySet.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <set>
+
+#if defined(__x86_64__) && !defined(__POPCNT__)
+// Every x86-64 CPU that hosts a CUDA GPU has POPCNT (2008+); without it popcount is a slow
+// libgcc call.
+#pragma GCC target("popcnt")
+#endif
+
+namespace warplens::model {
+namespace {
+
+/// Index of a width in the rule table: 1→0, 2→1, 4→2, 8→3, 16→4 (others round up, capped).
+inline unsigned widthIndex(unsigned w) {
+  unsigned i = w <= 1 ? 0u : unsigned(std::bit_width(w - 1));
+  return i > 4 ? 4u : i;
+}
+
+/// Contract: width 1..16; anything larger is clamped so the word set never fills.
+inline unsigned clampWidth(unsigned w) { return w == 0 ? 1u : (w > 16 ? 16u : w); }
+
+} // namespace
+
+SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
+  wordShift_ = unsigned(std::countr_zero(arch.bankWidthBytes));
+  banks_ = arch.sharedBanks;
+  bankMask_ = banks_ - 1;
+  bytesPerWavefront_ = arch.sharedBanks * arch.bankWidthBytes;
+  rowShift_ = unsigned(std::countr_zero(bytesPerWavefront_));
+  const unsigned widths[5] = {1, 2, 4, 8, 16};
+  for (unsigned i = 0; i < 5; ++i) {
+    const arch::SharedWidthRule &r = arch.sharedRule(widths[i]);
+    WidthRule &w = rules_[i];
+    w.lanesPerPhase = std::uint8_t(std::clamp(r.lanesPerPhase, 1u, 32u));
+    w.merge = r.mergeAcrossPhases;
+    w.numPhases = w.merge ? 1 : std::uint8_t((32 + w.lanesPerPhase - 1) / w.lanesPerPhase);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      w.phaseOfLane[lane] = w.merge ? 0 : std::uint8_t(lane / w.lanesPerPhase);
+      w.lanesOfPhase[w.phaseOfLane[lane]] |= 1u << lane;
+    }
+  }
+}
+
+const SharedModel::WidthRule &SharedModel::rule(unsigned widthBytes) const {
+  return rules_[widthIndex(widthBytes)];
+}
+
+SharedCost SharedModel::cost(const AccessEvent &event) const {
+  const std::uint32_t mask = event.active.bits;
+  if (mask == 0) return {};
+  const unsigned width = clampWidth(event.widthBytes);
+  const WidthRule &r = rule(width);
+  // Eligibility for the direct-mapped path: power-of-two width no larger than a row, every
+  // active lane aligned to it, rows within a window of kRows, at most 128 elements per row.
+  const unsigned elemBytes = std::min(width, 1u << wordShift_);
+  if (std::has_single_bit(width) && width <= (1u << rowShift_) &&
+      ((1u << rowShift_) / elemBytes) <= 128) {
+    std::uint64_t orAddr = 0, rowMin = ~std::uint64_t(0), rowMax = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      std::uint64_t a = event.addr[std::countr_zero(m)].value;
+      orAddr |= a;
+      rowMin = std::min(rowMin, a >> rowShift_);
+      rowMax = std::max(rowMax, a >> rowShift_);
+    }
+    if ((orAddr & (width - 1)) == 0 && rowMax == rowMin) return costOneRow(event, width, r);
+    if ((orAddr & (width - 1)) == 0 && rowMax - rowMin < kRows)
+      return costAligned(event, width, r, rowMin);
+  }
+  return costGeneral(event, width, r);
+}
+
+namespace {
+
+/// Most distinct words any one bank serves, given one bank mask per distinct row (bit b of a
+/// row's mask = the row's word in bank b is touched). Bit-sliced counters: bit b of level j is
+/// bit j of bank b's count.
+inline unsigned maxPerBank(const std::uint64_t *bankMaskOfRow, const std::uint16_t *rows,
+                           unsigned n) {
+  if (n <= 1) return n;
+  std::uint64_t level[8] = {};
+  unsigned top = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    std::uint64_t carry = bankMaskOfRow[rows[i]];
+    unsigned j = 0;
+    while (carry) {
+      std::uint64_t t = level[j] & carry;
+      level[j] ^= carry;
+      carry = t;
+      ++j;
+    }
+    top = std::max(top, j);
+  }
+  std::uint64_t cand = ~std::uint64_t(0);
+  unsigned result = 0;
+  for (unsigned j = top; j-- > 0;) {
+    std::uint64_t x = level[j] & cand;
+    if (x) cand = x, result |= 1u << j;
+  }
+  return result;
+}
+
+inline bool testAndSet(std::uint64_t *bits, unsigned i) {
+  std::uint64_t bit = std::uint64_t(1) << (i & 63);
+  bool was = bits[i >> 6] & bit;
+  bits[i >> 6] |= bit;
+  return was;
+}
+
+} // namespace
+
+SharedCost SharedModel::costOneRow(const AccessEvent &event, unsigned width,
+                                   const WidthRule &r) const {
+  // One row holds one word per bank, so no phase serves two words of one bank: each phase with
+  // an active lane is one wavefront. Distinct elements = bits of the union of the lanes' masks.
+  const unsigned wordBytes = 1u << wordShift_;
+  const bool elemIsWord = width >= wordBytes;
+  const unsigned elemShift = unsigned(std::countr_zero(std::min(width, wordBytes)));
+  const unsigned wordsPerLane = elemIsWord ? width / wordBytes : 1;
+  const std::uint64_t laneBanks =
+      wordsPerLane >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << wordsPerLane) - 1;
+  const std::uint64_t rowBytes = std::uint64_t(1) << rowShift_;
+  std::uint64_t lo = 0, hi = 0;
+  for (std::uint32_t m = event.active.bits; m; m &= m - 1) {
+    std::uint64_t a = event.addr[std::countr_zero(m)].value;
+    if (elemIsWord) {
+      lo |= laneBanks << ((a >> wordShift_) & bankMask_);
+    } else {
+      unsigned slot = unsigned((a & (rowBytes - 1)) >> elemShift);
+      lo |= slot < 64 ? std::uint64_t(1) << slot : 0;
+      hi |= slot >= 64 ? std::uint64_t(1) << (slot - 64) : 0;
+    }
+  }
+  SharedCost c;
+  for (unsigned p = 0; p < r.numPhases; ++p) c.wavefronts += (event.active.bits & r.lanesOfPhase[p]) != 0;
+  c.conflictWays = 1;
+  std::uint64_t distinctBytes = std::uint64_t(std::popcount(lo) + std::popcount(hi)) << elemShift;
+  c.wavefrontsIdeal = std::max<std::uint32_t>(
+      1u, std::uint32_t((distinctBytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
+  return c;
+}
+
+SharedCost SharedModel::costAligned(const AccessEvent &event, unsigned width, const WidthRule &r,
+                                    std::uint64_t rowMin) const {
+  const unsigned wordBytes = 1u << wordShift_;
+  const bool elemIsWord = width >= wordBytes;
+  const unsigned elemShift = unsigned(std::countr_zero(std::min(width, wordBytes)));
+  const unsigned wordsPerLane = elemIsWord ? width / wordBytes : 1;
+  const std::uint64_t laneBanks =
+      wordsPerLane >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << wordsPerLane) - 1;
+  const std::uint64_t rowBytes = std::uint64_t(1) << rowShift_;
+  const bool needWarpTable = r.numPhases > 1 || !elemIsWord;
+
+  // Per phase: bank mask of each touched row. Warp-wide: element mask of each touched row.
+  std::uint64_t phaseValid[kRows / 64];
+  std::uint64_t phaseBanks[kRows];
+  std::uint16_t phaseRows[32];
+  std::uint64_t warpValid[kRows / 64];
+  std::uint64_t warpLo[kRows], warpHi[kRows];
+  std::uint16_t warpRows[32];
+  unsigned nWarpRows = 0;
+  std::memset(phaseValid, 0, sizeof phaseValid);
+  if (needWarpTable) std::memset(warpValid, 0, sizeof warpValid);
+
+  std::uint32_t total = 0, ways = 0, distinctElems = 0;
+  for (unsigned p = 0; p < r.numPhases; ++p) {
+    std::uint32_t lanes = event.active.bits & r.lanesOfPhase[p];
+    if (!lanes) continue;
+    unsigned n = 0;
+    unsigned cur = ~0u;
+    std::uint64_t accBanks = 0, accLo = 0, accHi = 0;
+    auto flush = [&] {
+      if (!testAndSet(phaseValid, cur)) phaseBanks[cur] = accBanks, phaseRows[n++] = std::uint16_t(cur);
+      else phaseBanks[cur] |= accBanks;
+      if (!needWarpTable) return;
+      if (!testAndSet(warpValid, cur))
+        warpLo[cur] = accLo, warpHi[cur] = accHi, warpRows[nWarpRows++] = std::uint16_t(cur);
+      else warpLo[cur] |= accLo, warpHi[cur] |= accHi;
+    };
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+      std::uint64_t a = event.addr[std::countr_zero(m)].value;
+      unsigned row = unsigned((a >> rowShift_) - rowMin);
+      std::uint64_t banks = laneBanks << ((a >> wordShift_) & bankMask_);
+      std::uint64_t lo = banks, hi = 0;
+      if (!elemIsWord) {
+        unsigned slot = unsigned((a & (rowBytes - 1)) >> elemShift);
+        lo = slot < 64 ? std::uint64_t(1) << slot : 0;
+        hi = slot >= 64 ? std::uint64_t(1) << (slot - 64) : 0;
+      }
+      if (row == cur) {
+        accBanks |= banks, accLo |= lo, accHi |= hi;
+        continue;
+      }
+      if (cur != ~0u) flush();
+      cur = row, accBanks = banks, accLo = lo, accHi = hi;
+    }
+    flush();
+    unsigned phaseMax = maxPerBank(phaseBanks, phaseRows, n);
+    total += phaseMax;
+    ways = std::max(ways, phaseMax);
+    if (!needWarpTable)
+      for (unsigned i = 0; i < n; ++i) distinctElems += unsigned(std::popcount(phaseBanks[phaseRows[i]]));
+    for (unsigned i = 0; i < n; ++i) phaseValid[phaseRows[i] >> 6] = 0; // reset for next phase
+  }
+  if (needWarpTable)
+    for (unsigned i = 0; i < nWarpRows; ++i)
+      distinctElems += unsigned(std::popcount(warpLo[warpRows[i]]) + std::popcount(warpHi[warpRows[i]]));
+
+  SharedCost c;
+  c.wavefronts = total;
+  c.conflictWays = ways;
+  std::uint64_t distinctBytes = std::uint64_t(distinctElems) << elemShift;
+  c.wavefrontsIdeal = std::max<std::uint32_t>(
+      1u, std::uint32_t((distinctBytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
+  return c;
+}
+
+SharedCost SharedModel::costGeneral(const AccessEvent &event, unsigned width,
+                                    const WidthRule &r) const {
+  SharedCost c;
+  const std::uint32_t mask = event.active.bits;
+  const unsigned wordBytes = 1u << wordShift_;
+
+  // Per (phase, bank): distinct words served. Rows of banks_ counters, one row per phase.
+  std::uint8_t count[32 * 64];
+  std::uint8_t phaseMax[32];
+  std::memset(count, 0, std::size_t(r.numPhases) * banks_);
+  std::memset(phaseMax, 0, r.numPhases);
+  // Warp-wide set of words, with the phases that touched each word and the bytes touched in it.
+  detail::SmallKeySet<256> words;
+  std::uint32_t phasesOf[256];
+  std::uint16_t bytesOf[256];
+  words.reset();
+  std::uint32_t distinctBytes = 0;
+
+  auto touch = [&](std::uint64_t word, unsigned phase, std::uint16_t bytes) {
+    bool isNew;
+    unsigned slot = words.insert(word, isNew);
+    const std::uint32_t phaseBit = 1u << phase;
+    if (isNew) {
+      phasesOf[slot] = phaseBit;
+      bytesOf[slot] = bytes;
+      distinctBytes += unsigned(std::popcount(bytes));
+    } else {
+      distinctBytes += unsigned(std::popcount(std::uint16_t(bytes & ~bytesOf[slot])));
+      bytesOf[slot] |= bytes;
+      if (phasesOf[slot] & phaseBit) return;
+      phasesOf[slot] |= phaseBit;
+    }
+    std::uint8_t n = ++count[phase * banks_ + (unsigned(word) & bankMask_)];
+    if (n > phaseMax[phase]) phaseMax[phase] = n;
+  };
+
+  if (width <= wordBytes) {
+    // Common case: each lane touches one word (aligned 1/2/4-byte accesses).
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      unsigned lane = unsigned(std::countr_zero(m));
+      std::uint64_t a = event.addr[lane].value;
+      unsigned off = unsigned(a & (wordBytes - 1));
+      if (off + width <= wordBytes) {
+        touch(a >> wordShift_, r.phaseOfLane[lane], std::uint16_t(((1u << width) - 1) << off));
+        continue;
+      }
+      // Misaligned: straddles two words.
+      touch(a >> wordShift_, r.phaseOfLane[lane],
+            std::uint16_t((0xffffu << off) & ((1u << wordBytes) - 1)));
+      touch((a >> wordShift_) + 1, r.phaseOfLane[lane],
+            std::uint16_t((1u << (off + width - wordBytes)) - 1));
+    }
+  } else {
+    const std::uint16_t full = std::uint16_t((1u << wordBytes) - 1);
+    for (std::uint32_t m = mask; m; m &= m - 1) {
+      unsigned lane = unsigned(std::countr_zero(m));
+      std::uint64_t a = event.addr[lane].value;
+      std::uint64_t end = a + width;
+      std::uint64_t first = a >> wordShift_, last = (end - 1) >> wordShift_;
+      for (std::uint64_t wd = first; wd <= last; ++wd) {
+        std::uint64_t lo = std::max(a, wd << wordShift_), hi = std::min(end, (wd + 1) << wordShift_);
+        std::uint16_t bytes = std::uint16_t(((1u << (hi - lo)) - 1) << (lo - (wd << wordShift_)));
+        touch(wd, r.phaseOfLane[lane], hi - lo == wordBytes ? full : bytes);
+      }
+    }
+  }
+
+  std::uint32_t total = 0, ways = 0;
+  for (unsigned p = 0; p < r.numPhases; ++p) {
+    total += phaseMax[p];
+    ways = std::max<std::uint32_t>(ways, phaseMax[p]);
+  }
+  c.wavefronts = total;
+  c.conflictWays = ways;
+  c.wavefrontsIdeal = std::max<std::uint32_t>(
+      1u, (distinctBytes + bytesPerWavefront_ - 1) / bytesPerWavefront_);
+  return c;
+}
+
+BankDiagram SharedModel::diagram(const AccessEvent &event) const {
+  BankDiagram d;
+  const unsigned width = clampWidth(event.widthBytes);
+  const WidthRule &r = rule(width);
+  d.lanesPerPhase = r.lanesPerPhase;
+  d.mergeAcrossPhases = r.merge;
+  d.distinctWordsPerBank.assign(banks_, 0);
+  d.wavefrontsPerPhase.assign(r.numPhases, 0);
+  d.cost = cost(event);
+  // (phase, bank) -> distinct words; simple containers: diagrams are not on the hot path.
+  std::map<std::pair<unsigned, unsigned>, std::set<std::uint64_t>> wordsIn;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (!event.active.test(lane)) continue;
+    std::uint64_t a = event.addr[lane].value;
+    std::uint64_t first = a >> wordShift_, last = (a + width - 1) >> wordShift_;
+    unsigned phase = r.phaseOfLane[lane];
+    for (std::uint64_t wd = first; wd <= last; ++wd) {
+      unsigned bank = unsigned(wd) & bankMask_;
+      d.hits.push_back({lane, bank, wd, phase});
+      wordsIn[{phase, bank}].insert(wd);
+    }
+  }
+  for (const auto &[key, set] : wordsIn) {
+    unsigned n = unsigned(set.size());
+    d.distinctWordsPerBank[key.second] = std::max(d.distinctWordsPerBank[key.second], n);
+    d.wavefrontsPerPhase[key.first] = std::max(d.wavefrontsPerPhase[key.first], n);
+  }
+  return d;
+}
+
+} // namespace warplens::model
