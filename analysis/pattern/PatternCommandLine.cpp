@@ -100,8 +100,8 @@ Expected<PatternCommand> parsePatternCommand(const std::vector<std::string> &arg
   PatternOptions &o = cmd.options;
   for (const char *req : {"space", "index", "elem", "block"})
     if (!vm.count(req))
-      return Error{"warplens " + std::string(verb) + ": missing --" + req + " (warplens " +
-                   std::string(verb) + " --help)"};
+      return Error{"missing --" + std::string(req) + " (see warplens " + std::string(verb) +
+                   " --help)"};
   const std::string space = vm["space"].as<std::string>();
   if (space == "shared") o.space = model::Space::Shared;
   else if (space == "global") o.space = model::Space::Global;

@@ -241,7 +241,8 @@ Expected<CompileOutput> compile(const std::string &sourcePath, const ToolchainOp
     return Error::at(sourcePath, "nvcc not found: install the CUDA toolkit or pass a .ptx");
 
   Digest digest;
-  digest.add(isPtx ? "ptx-v1" : "cu-v1");
+  // Bump the recipe tag whenever the commands or their flags change (e.g. nvdisasm -gi).
+  digest.add(isPtx ? "ptx-v2 nvdisasm -gi -c" : "cu-v2 nvdisasm -gi -c");
   digest.add(bytes);
   digest.add(options.arch);
   for (const std::string &f : options.nvccFlags) digest.add(f);
