@@ -16,9 +16,12 @@
 #include "sass/Toolchain.h"
 #include "analysis/views/ResultViews.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <ostream>
+#include <set>
 
 namespace warplens::analysis {
 
@@ -80,6 +83,28 @@ launch::InstructionRecord record(const model::SiteInfo &site, const model::Instr
     r.conflictWaysMax = st->conflictWaysMax;
   }
   return r;
+}
+
+/// SASS site id → copy group (1, 2, ... in pc order of each group's first copy) for every SASS
+/// instruction that is one of several ptxas copies of the same PTX access(es).
+std::map<std::uint32_t, std::uint32_t> copyGroupsOf(const sass::Grouping &grouping) {
+  std::set<std::vector<std::uint32_t>> lists; // copies lists are disjoint between groups
+  for (const auto &[ptxSite, m] : grouping.byPtxSite)
+    if (m.copies.size() > 1) lists.insert(m.copies);
+  std::vector<std::vector<std::uint32_t>> ordered(lists.begin(), lists.end());
+  auto first = [&](const std::vector<std::uint32_t> &c) {
+    std::uint64_t best = UINT64_MAX;
+    for (std::uint32_t id : c)
+      if (id < grouping.sassSites.size() && grouping.sassSites[id].sassPc)
+        best = std::min<std::uint64_t>(best, *grouping.sassSites[id].sassPc);
+    return std::make_pair(best, *std::min_element(c.begin(), c.end()));
+  };
+  std::sort(ordered.begin(), ordered.end(),
+            [&](const auto &a, const auto &b) { return first(a) < first(b); });
+  std::map<std::uint32_t, std::uint32_t> out;
+  for (std::size_t g = 0; g < ordered.size(); ++g)
+    for (std::uint32_t id : ordered[g]) out[id] = static_cast<std::uint32_t>(g + 1);
+  return out;
 }
 
 } // namespace
@@ -198,9 +223,13 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec)
   }
 
   const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
+  const std::map<std::uint32_t, std::uint32_t> copyGroups =
+      grouping ? copyGroupsOf(*grouping) : std::map<std::uint32_t, std::uint32_t>{};
   for (const model::SiteInfo &site : sites) {
     auto it = stats.sites().find(site.site);
     result.instructions.push_back(record(site, it == stats.sites().end() ? nullptr : &it->second));
+    if (auto g = copyGroups.find(site.site); g != copyGroups.end())
+      result.instructions.back().copyGroup = g->second;
   }
   result.metrics = totalsFromInstructions(result.instructions);
   result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());

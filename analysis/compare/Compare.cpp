@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <tuple>
 
 namespace warplens::analysis {
 
@@ -129,7 +130,78 @@ InstructionRow makeRow(const launch::InstructionRecord *p, const launch::Instruc
   } else {
     row.ok = allZero(p ? *p : *m);
   }
+  row.exact = row.ok;
+  row.verdict = row.ok ? RowVerdict::Exact : RowVerdict::Mismatch;
+  if (p) row.copyGroup = p->copyGroup;
   return row;
+}
+
+/// Sums of each compared field over `rows` (indices into P), predicted vs their measured
+/// partners (a member without a partner adds 0 measured).
+std::vector<FieldCheck> sumFields(const std::vector<std::size_t> &rows,
+                                  const std::vector<launch::InstructionRecord> &P,
+                                  const std::vector<launch::InstructionRecord> &M,
+                                  const std::vector<int> &partner, const CompareOptions &opt,
+                                  bool *ok) {
+  std::vector<FieldCheck> out;
+  *ok = true;
+  for (const auto &f : opt.instructionFields) {
+    FieldCheck c{f, 0, 0, true};
+    for (std::size_t i : rows) {
+      c.predicted += field(P[i], f);
+      if (partner[i] >= 0) c.measured += field(M[std::size_t(partner[i])], f);
+    }
+    c.ok = within(double(c.predicted), double(c.measured), opt.toleranceFor(f),
+                  double(c.predicted));
+    *ok = *ok && c.ok;
+    out.push_back(c);
+  }
+  return out;
+}
+
+/// Judges the rows of copy-group members that are not exact: by the group's sums, then by the
+/// sums over all copy-group records of the same source line + space + op + width.
+void judgeCopyGroups(LaunchComparison &lc, const std::vector<launch::InstructionRecord> &P,
+                     const std::vector<launch::InstructionRecord> &M,
+                     const std::vector<int> &partner, const CompareOptions &opt) {
+  using LineKey = std::tuple<int, std::string, std::string, std::string, unsigned>;
+  std::map<std::uint32_t, std::vector<std::size_t>> groups;
+  std::map<LineKey, std::vector<std::size_t>> lines;
+  auto lineKey = [&](const launch::InstructionRecord &r) {
+    return LineKey{r.sourceLine, r.sourceLine >= 0 ? r.sourceFile : std::string(), r.space, r.op,
+                   r.widthBytes};
+  };
+  for (std::size_t i = 0; i < P.size(); ++i)
+    if (P[i].copyGroup) {
+      groups[*P[i].copyGroup].push_back(i);
+      lines[lineKey(P[i])].push_back(i);
+    }
+  for (const auto &[id, rows] : groups) {
+    bool groupOk = false;
+    const std::vector<FieldCheck> groupSums = sumFields(rows, P, M, partner, opt, &groupOk);
+    for (std::size_t i : rows) {
+      InstructionRow &row = lc.instructions[i];
+      if (row.exact) continue;
+      row.groupFields = groupSums;
+      row.groupSize = rows.size();
+      if (groupOk) {
+        row.verdict = RowVerdict::GroupOk;
+      } else {
+        const auto &lineRows = lines[lineKey(P[i])];
+        bool lineOk = false;
+        std::vector<FieldCheck> lineSums = sumFields(lineRows, P, M, partner, opt, &lineOk);
+        // Line sums that merely repeat the group's (one group on the line) prove nothing new.
+        if (lineOk && lineRows.size() > rows.size()) {
+          row.verdict = RowVerdict::LineOk;
+          row.groupFields = std::move(lineSums);
+          row.groupSize = lineRows.size();
+        } else {
+          row.verdict = RowVerdict::GroupMismatch;
+        }
+      }
+      row.ok = row.verdict == RowVerdict::GroupOk || row.verdict == RowVerdict::LineOk;
+    }
+  }
 }
 
 LaunchComparison compareLaunch(const launch::LaunchResult &p, const launch::LaunchResult &m,
@@ -182,17 +254,20 @@ LaunchComparison compareLaunch(const launch::LaunchResult &p, const launch::Laun
   for (std::size_t i = 0; i < P.size(); ++i) {
     const launch::InstructionRecord *mp = partner[i] >= 0 ? &M[std::size_t(partner[i])] : nullptr;
     lc.instructions.push_back(makeRow(&P[i], mp, how[i], opt));
-    if (mp) {
-      ++lc.instructionsMatched;
-      if (lc.instructions.back().ok) ++lc.instructionsExact;
-    } else if (!lc.instructions.back().ok) {
-      ++lc.unmatchedPredicted;
-    }
   }
+  judgeCopyGroups(lc, P, M, partner, opt); // rows 0..P.size()-1 are P's, in order
   for (std::size_t j = 0; j < M.size(); ++j) {
     if (usedM[j]) continue;
     lc.instructions.push_back(makeRow(nullptr, &M[j], "", opt));
-    if (!lc.instructions.back().ok) ++lc.unmatchedMeasured;
+  }
+  for (const InstructionRow &r : lc.instructions) {
+    const bool matched = r.predicted && r.measured;
+    lc.instructionsMatched += matched ? 1 : 0;
+    if (!matched && !r.ok) ++(r.predicted ? lc.unmatchedPredicted : lc.unmatchedMeasured);
+    if (r.verdict == RowVerdict::Exact) lc.instructionsExact += matched ? 1 : 0;
+    else if (r.verdict == RowVerdict::GroupOk) ++lc.instructionsByGroup;
+    else if (r.verdict == RowVerdict::LineOk) ++lc.instructionsByLine;
+    else ++lc.instructionsMismatched;
   }
   lc.ok = true;
   for (const auto &r : lc.metrics) lc.ok = lc.ok && r.ok;
@@ -240,12 +315,42 @@ std::size_t CompareReport::instructionsExact() const {
   return n;
 }
 
+std::size_t CompareReport::instructionsByGroup() const {
+  std::size_t n = 0;
+  for (const auto &l : launches) n += l.instructionsByGroup;
+  return n;
+}
+
+std::size_t CompareReport::instructionsByLine() const {
+  std::size_t n = 0;
+  for (const auto &l : launches) n += l.instructionsByLine;
+  return n;
+}
+
+std::size_t CompareReport::instructionsMismatched() const {
+  std::size_t n = 0;
+  for (const auto &l : launches) n += l.instructionsMismatched;
+  return n;
+}
+
+/// Matched rows plus rows not exact: exact + by group + by line + mismatched.
 std::size_t CompareReport::instructionsTotal() const {
   std::size_t n = 0;
   for (const auto &l : launches)
     for (const auto &r : l.instructions)
-      if (r.matchedBy.size() || !r.ok) ++n;
+      if (r.matchedBy.size() || !r.exact) ++n;
   return n;
+}
+
+std::string toString(RowVerdict v) {
+  switch (v) {
+  case RowVerdict::Exact: return "ok";
+  case RowVerdict::GroupOk: return "group ok";
+  case RowVerdict::LineOk: return "line ok";
+  case RowVerdict::GroupMismatch: return "group MISMATCH";
+  case RowVerdict::Mismatch: break;
+  }
+  return "MISMATCH";
 }
 
 CompareReport compare(const std::vector<launch::LaunchResult> &predicted,

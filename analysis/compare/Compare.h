@@ -53,12 +53,32 @@ struct FieldCheck {
   bool ok = true;
 };
 
+/// How a row was judged. Copies ptxas made of one PTX access (predicted records sharing a
+/// copy_group) are judged together: per-copy counts of a prediction are approximate, their sum
+/// is exact.
+enum class RowVerdict {
+  Exact,         ///< every field equal at this pc
+  GroupOk,       ///< not equal here, but the copy group's sums equal the measured sums
+  LineOk,        ///< group sums differ, but the sums over all copy-group records of the same
+                 ///< source line + space + op + width agree (copies given to the wrong PTX site)
+  GroupMismatch, ///< in a copy group whose sums (and line sums) differ
+  Mismatch,      ///< not in a copy group (or unmatched) and not equal
+};
+std::string toString(RowVerdict v); ///< "ok", "group ok", "line ok", "group MISMATCH", "MISMATCH"
+
 struct InstructionRow {
   std::optional<launch::InstructionRecord> predicted;
   std::optional<launch::InstructionRecord> measured;
   std::string matchedBy; ///< "pc", "source", or "" when unmatched
   std::vector<FieldCheck> fields;
-  bool ok = true;
+  bool ok = true;        ///< exact, group ok or line ok
+  bool exact = true;     ///< every field equal at this pc (or unmatched and all zero)
+  RowVerdict verdict = RowVerdict::Exact;
+  std::optional<std::uint32_t> copyGroup; ///< the predicted record's copy group
+  /// Copy-group members that are not exact: the sums over the group (GroupOk, GroupMismatch)
+  /// or over the line's copy-group records (LineOk), predicted vs measured.
+  std::vector<FieldCheck> groupFields;
+  std::size_t groupSize = 0; ///< records summed in groupFields
 };
 
 struct LaunchComparison {
@@ -71,7 +91,10 @@ struct LaunchComparison {
   /// false when the measurement has no per-instruction data (e.g. an ncu raw-page CSV).
   bool instructionsCompared = true;
   std::size_t instructionsMatched = 0;
-  std::size_t instructionsExact = 0;
+  std::size_t instructionsExact = 0;   ///< matched and equal at their pc
+  std::size_t instructionsByGroup = 0; ///< matched through their copy group's sums
+  std::size_t instructionsByLine = 0;  ///< matched through their source line's copy sums
+  std::size_t instructionsMismatched = 0; ///< rows not ok (matched or not)
   std::size_t unmatchedPredicted = 0;
   std::size_t unmatchedMeasured = 0;
   /// Measured metrics with no predicted counterpart outside metricCatalog(), not listed.
@@ -86,6 +109,9 @@ struct CompareReport {
   bool ok() const;
   /// Instruction rows that matched with every field equal, over all rows (matched or not).
   std::size_t instructionsExact() const;
+  std::size_t instructionsByGroup() const;
+  std::size_t instructionsByLine() const;
+  std::size_t instructionsMismatched() const;
   std::size_t instructionsTotal() const;
 };
 

@@ -75,7 +75,31 @@ std::string fieldValue(const launch::InstructionRecord &r, const std::string &f)
   return "-";
 }
 
-std::vector<std::string> insnCells(const InstructionRow &r, const std::set<std::string> &fields) {
+/// "c3 Σ7 executed 14680064" (+ "; sectors_ideal 1 vs 2" per differing sum), "c3", or "-".
+std::string groupCell(const InstructionRow &r) {
+  if (!r.copyGroup) return "-";
+  std::string c = "c" + std::to_string(*r.copyGroup);
+  if (r.groupFields.empty()) return c;
+  c += (r.verdict == RowVerdict::LineOk ? " line Σ" : " Σ") + std::to_string(r.groupSize);
+  for (const auto &f : r.groupFields)
+    if (f.field == "executed")
+      c += " executed " + (f.ok ? std::to_string(f.predicted)
+                                : std::to_string(f.predicted) + " vs " + std::to_string(f.measured));
+  for (const auto &f : r.groupFields)
+    if (f.field != "executed" && !f.ok)
+      c += "; " + f.field + " " + std::to_string(f.predicted) + " vs " + std::to_string(f.measured);
+  return c;
+}
+
+bool anyCopyGroup(const CompareReport &rep) {
+  for (const auto &l : rep.launches)
+    for (const auto &r : l.instructions)
+      if (r.copyGroup) return true;
+  return false;
+}
+
+std::vector<std::string> insnCells(const InstructionRow &r, const std::set<std::string> &fields,
+                                   bool copies) {
   const auto &i = either(r);
   std::vector<std::string> cells{insnLocation(r), insnText(r), insnSource(r), i.space + " " + i.op};
   for (const auto &f : fields) {
@@ -92,15 +116,17 @@ std::vector<std::string> insnCells(const InstructionRow &r, const std::set<std::
   cells.push_back(r.predicted && r.measured ? r.matchedBy
                   : r.predicted            ? "predicted only"
                                            : "measured only");
-  cells.push_back(r.ok ? "ok" : "MISMATCH");
+  cells.push_back(toString(r.verdict));
+  if (copies) cells.push_back(groupCell(r));
   return cells;
 }
 
-std::vector<std::string> fieldHeaders(const std::set<std::string> &fields) {
+std::vector<std::string> fieldHeaders(const std::set<std::string> &fields, bool copies) {
   std::vector<std::string> h{"pc", "instruction", "source", "access"};
   for (const auto &f : fields) h.push_back(f);
   h.push_back("match");
   h.push_back("status");
+  if (copies) h.push_back("copy group (sums)");
   return h;
 }
 
@@ -114,6 +140,10 @@ std::string summaryLine(const CompareReport &rep) {
   if (rep.instructionsTotal())
     os << " (" << formatPercent(double(rep.instructionsExact()), double(rep.instructionsTotal()))
        << "%)";
+  if (rep.instructionsByGroup() || rep.instructionsByLine() || anyCopyGroup(rep))
+    os << "; matched by copy-group sums: " << rep.instructionsByGroup()
+       << ", by source-line sums: " << rep.instructionsByLine()
+       << "; mismatched: " << rep.instructionsMismatched();
   return os.str();
 }
 
@@ -145,12 +175,18 @@ std::string renderCompareText(const CompareReport &rep) {
       continue;
     }
     os << "  instructions: " << l.instructionsMatched << " matched, " << l.instructionsExact
-       << " exact; unmatched: " << l.unmatchedPredicted << " predicted, " << l.unmatchedMeasured
-       << " measured\n";
+       << " exact";
+    if (l.instructionsByGroup || l.instructionsByLine)
+      os << ", " << l.instructionsByGroup << " by copy group, " << l.instructionsByLine
+         << " by source line";
+    os << ", " << l.instructionsMismatched << " mismatched; unmatched: " << l.unmatchedPredicted
+       << " predicted, " << l.unmatchedMeasured << " measured\n";
+    bool copies = false;
+    for (const auto &r : l.instructions) copies = copies || r.copyGroup.has_value();
     std::vector<bool> right(4, false);
     right.resize(4 + rep.instructionFields.size(), true);
-    TextTable it(fieldHeaders(rep.instructionFields), right);
-    for (const auto &r : l.instructions) it.addRow(insnCells(r, rep.instructionFields));
+    TextTable it(fieldHeaders(rep.instructionFields, copies), right);
+    for (const auto &r : l.instructions) it.addRow(insnCells(r, rep.instructionFields, copies));
     if (!it.empty()) os << it.render();
     os << "\n";
   }
@@ -175,7 +211,16 @@ nlohmann::json compareToJson(const CompareReport &rep) {
     }
     json insns = json::array();
     for (const auto &r : l.instructions) {
-      json j{{"ok", r.ok}, {"matched_by", r.matchedBy}};
+      json j{{"ok", r.ok}, {"exact", r.exact}, {"status", toString(r.verdict)},
+             {"matched_by", r.matchedBy}};
+      if (r.copyGroup) j["copy_group"] = *r.copyGroup;
+      if (!r.groupFields.empty()) {
+        json sums = json::object();
+        for (const auto &f : r.groupFields)
+          sums[f.field] = {{"predicted", f.predicted}, {"measured", f.measured}, {"ok", f.ok}};
+        j[r.verdict == RowVerdict::LineOk ? "line_sums" : "group_sums"] = sums;
+        j["summed_records"] = r.groupSize;
+      }
       if (r.predicted) j["predicted"] = launch::toJson(*r.predicted);
       if (r.measured) j["measured"] = launch::toJson(*r.measured);
       json fields = json::object();
@@ -190,6 +235,9 @@ nlohmann::json compareToJson(const CompareReport &rep) {
                         {"instructions", insns},
                         {"instructions_matched", l.instructionsMatched},
                         {"instructions_exact", l.instructionsExact},
+                        {"instructions_by_group", l.instructionsByGroup},
+                        {"instructions_by_line", l.instructionsByLine},
+                        {"instructions_mismatched", l.instructionsMismatched},
                         {"unmatched_predicted", l.unmatchedPredicted},
                         {"unmatched_measured", l.unmatchedMeasured}});
   }
@@ -198,6 +246,9 @@ nlohmann::json compareToJson(const CompareReport &rep) {
           {"not_measured", rep.onlyPredicted},
           {"not_predicted", rep.onlyMeasured},
           {"instructions_exact", rep.instructionsExact()},
+          {"instructions_by_group", rep.instructionsByGroup()},
+          {"instructions_by_line", rep.instructionsByLine()},
+          {"instructions_mismatched", rep.instructionsMismatched()},
           {"instructions_total", rep.instructionsTotal()}};
 }
 
@@ -205,13 +256,18 @@ std::string renderCompareMarkdown(const CompareReport &rep) {
   std::ostringstream os;
   os << "## Summary\n\n" << summaryLine(rep) << ".\n\n";
   os << "| launch | kernel | status | instructions exact |\n|---|---|---|---|\n";
-  for (const auto &l : rep.launches)
+  for (const auto &l : rep.launches) {
+    std::string insns = "not measured";
+    if (l.instructionsCompared) {
+      insns = std::to_string(l.instructionsExact) + " / " +
+              std::to_string(l.instructionsMatched + l.unmatchedPredicted + l.unmatchedMeasured);
+      if (l.instructionsByGroup || l.instructionsByLine)
+        insns += " (+" + std::to_string(l.instructionsByGroup) + " by copy group, +" +
+                 std::to_string(l.instructionsByLine) + " by source line)";
+    }
     os << "| " << l.name << " | `" << l.kernel << "` | " << (l.ok ? "ok" : "**MISMATCH**") << " | "
-       << (l.instructionsCompared
-               ? std::to_string(l.instructionsExact) + " / " +
-                     std::to_string(l.instructionsMatched + l.unmatchedPredicted + l.unmatchedMeasured)
-               : std::string("not measured"))
-       << " |\n";
+       << insns << " |\n";
+  }
   for (const auto &n : rep.onlyPredicted) os << "| " << n << " | | not measured | |\n";
   for (const auto &n : rep.onlyMeasured) os << "| " << n << " | | not predicted | |\n";
 
@@ -225,16 +281,19 @@ std::string renderCompareMarkdown(const CompareReport &rep) {
          << (m.compared && !m.ok ? "**MISMATCH**" : metricStatus(m)) << " |\n";
     if (!l.instructionsCompared || l.instructions.empty()) continue;
     os << "\n";
-    const auto headers = fieldHeaders(rep.instructionFields);
+    bool copies = false;
+    for (const auto &r : l.instructions) copies = copies || r.copyGroup.has_value();
+    const auto headers = fieldHeaders(rep.instructionFields, copies);
     os << "|";
     for (const auto &h : headers) os << " " << h << " |";
     os << "\n|";
-    for (std::size_t i = 0; i < headers.size(); ++i) os << (i >= 4 && i < headers.size() - 2 ? "--:|" : "---|");
+    const std::size_t numeric = 4 + rep.instructionFields.size();
+    for (std::size_t i = 0; i < headers.size(); ++i) os << (i >= 4 && i < numeric ? "--:|" : "---|");
     os << "\n";
     for (const auto &r : l.instructions) {
-      auto cells = insnCells(r, rep.instructionFields);
+      auto cells = insnCells(r, rep.instructionFields, copies);
       cells[1] = "`" + cells[1] + "`";
-      if (!r.ok) cells.back() = "**MISMATCH**";
+      if (!r.ok) cells[numeric + 1] = "**" + cells[numeric + 1] + "**";
       os << "|";
       for (const auto &c : cells) os << " " << c << " |";
       os << "\n";
@@ -256,6 +315,8 @@ std::string renderCompareMarkdown(const CompareReport &rep) {
         os << "- **" << l.name << "** " << insnLocation(r) << " `" << insnText(r) << "`: ";
         if (!r.predicted || !r.measured) {
           os << (r.predicted ? "predicted only" : "measured only");
+        } else if (r.verdict == RowVerdict::GroupMismatch) {
+          os << "copy group " << groupCell(r);
         } else {
           bool first = true;
           for (const auto &f : r.fields)

@@ -56,21 +56,37 @@ void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
   if (r.instructions.empty()) {
     os << "  (no memory instructions)\n";
   } else {
-    TextTable t({"pc", "instruction", "source", "space", "op", "width", "executed", "requests",
-                 "sectors", "ideal", "eff%", "wavefronts", "ideal", "ways"},
-                {false, false, false, false, false, true, true, true, true, true, true, true, true,
-                 true});
+    // A "copy" column (c1, c2, ...) only where ptxas made copies of an access (unrolling).
+    bool copies = false;
+    for (const auto &i : r.instructions) copies = copies || i.copyGroup.has_value();
+    std::vector<std::string> header{"pc", "instruction", "source", "space", "op", "width",
+                                    "executed", "requests", "sectors", "ideal", "eff%",
+                                    "wavefronts", "ideal", "ways"};
+    std::vector<bool> right{false, false, false, false, false, true, true,
+                            true,  true,  true,  true,  true,  true, true};
+    if (copies) {
+      header.insert(header.begin() + 2, "copy");
+      right.insert(right.begin() + 2, false);
+    }
+    TextTable t(header, right);
     for (const auto &i : r.instructions) {
       const bool shared = i.space == "shared";
-      t.addRow({location(i), instructionText(i), sourceText(i), i.space, i.op,
-                num(i.widthBytes), num(i.executed),
-                shared ? "-" : num(i.requests), shared ? "-" : num(i.sectors),
-                shared ? "-" : num(i.sectorsIdeal),
-                shared ? "-" : formatPercent(double(i.sectorsIdeal), double(i.sectors)),
-                shared ? num(i.wavefronts) : "-", shared ? num(i.wavefrontsIdeal) : "-",
-                shared ? num(i.conflictWaysMax) : "-"});
+      std::vector<std::string> row{
+          location(i), instructionText(i), sourceText(i), i.space, i.op,
+          num(i.widthBytes), num(i.executed),
+          shared ? "-" : num(i.requests), shared ? "-" : num(i.sectors),
+          shared ? "-" : num(i.sectorsIdeal),
+          shared ? "-" : formatPercent(double(i.sectorsIdeal), double(i.sectors)),
+          shared ? num(i.wavefronts) : "-", shared ? num(i.wavefrontsIdeal) : "-",
+          shared ? num(i.conflictWaysMax) : "-"};
+      if (copies)
+        row.insert(row.begin() + 2, i.copyGroup ? "c" + std::to_string(*i.copyGroup) : "-");
+      t.addRow(std::move(row));
     }
     os << t.render();
+    if (copies)
+      os << "  copy cN: one of several SASS copies ptxas made of the same PTX access (unrolled "
+            "loop); the sum over cN is exact, per-copy counts depend on the notes above\n";
   }
 
   if (!r.metrics.empty()) {

@@ -140,6 +140,11 @@ Expected<InstructionRecord> instructionFromJson(const json &j, const std::string
   WL_CHECK(readUnsigned(j, "wavefronts", where, r.wavefronts));
   WL_CHECK(readUnsigned(j, "wavefronts_ideal", where, r.wavefrontsIdeal));
   WL_CHECK(readUnsigned(j, "conflict_ways_max", where, r.conflictWaysMax));
+  if (auto it = j.find("copy_group"); it != j.end() && !it->is_null()) {
+    std::uint32_t group = 0;
+    WL_CHECK(readUnsigned(j, "copy_group", where, group));
+    r.copyGroup = group;
+  }
   return r;
 }
 
@@ -168,6 +173,7 @@ json toJson(const InstructionRecord &r) {
   j["wavefronts"] = r.wavefronts;
   j["wavefronts_ideal"] = r.wavefrontsIdeal;
   j["conflict_ways_max"] = r.conflictWaysMax;
+  if (r.copyGroup) j["copy_group"] = *r.copyGroup;
   return j;
 }
 

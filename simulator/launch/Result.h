@@ -34,6 +34,10 @@ struct InstructionRecord {
   std::uint64_t wavefronts = 0;
   std::uint64_t wavefrontsIdeal = 0;
   std::uint32_t conflictWaysMax = 0;
+  /// Shared by every SASS instruction that ptxas made as a copy of the same PTX access(es)
+  /// (unrolled loops: main body + remainder tails). Per-copy counts of a prediction are then
+  /// approximate; the sum over the group is exact. Empty for instructions with no copies.
+  std::optional<std::uint32_t> copyGroup;
 };
 
 struct LaunchResult {

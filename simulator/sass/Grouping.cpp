@@ -6,7 +6,9 @@
 /// to the width); (2) without line info, the same but taking PTX sites in order; (3) a SASS
 /// instruction left over whose line and width equal an already matched group is a copy made by
 /// ptxas (unrolling). PTX sites left over stay PTX-level, with a note naming the source line.
-/// Does not model: ptxas splitting one PTX access into several, or copies on different lines.
+/// Does not model: ptxas splitting one PTX access into several, or copies on different lines;
+/// copies are given to a PTX access by line and offsets only (no control flow), so the copies of
+/// two accesses on one line (or of a PTX remainder loop) can be attributed to the wrong one.
 #include "sass/Grouping.h"
 
 #include <algorithm>
@@ -303,9 +305,20 @@ private:
                               ? "PTX line " + std::to_string(n.firstPtx)
                               : "each of " + std::to_string(n.accesses) + " PTX accesses (lines " +
                                     std::to_string(n.firstPtx) + "-" + std::to_string(n.lastPtx) + ")";
-      out.notes.push_back(key.first + ": ptxas made " + k + " copies of " + which +
-                          " (unrolled loop?); a warp's k-th execution is counted on copy k mod " +
-                          k + ", so per-copy counts are approximate (their sum is exact)");
+      if (unsigned u = unrolledLoopBody(key.second)) {
+        std::string us = std::to_string(u);
+        out.notes.push_back(
+            key.first + ": ptxas made " + k + " copies of " + which + " (unrolled loop: a " +
+            us + "-copy main body and tails); a warp's executions are counted in passes of " +
+            us + " on the main body and the rest (count mod " + us +
+            ") on the tails, as ptxas runs them; per-copy counts also assume each copy was "
+            "attributed to the right PTX access (their sum is exact)");
+      } else {
+        out.notes.push_back(key.first + ": ptxas made " + k + " copies of " + which +
+                            " (unrolled loop?); a warp's k-th execution is counted on copy k "
+                            "mod " + k + ", so per-copy counts are approximate (their sum is "
+                            "exact)");
+      }
     }
     std::map<std::string, int> unmatchedByLine;
     for (const PtxItem &p : ptx_) {

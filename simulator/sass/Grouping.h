@@ -29,7 +29,9 @@ struct Grouping {
     unsigned offsetBytes = 0;
     unsigned components = 1;
     /// When ptxas duplicated the instruction (unrolled a loop): every copy's SASS site id, in pc
-    /// order (copies[0] == sassSite). A warp's k-th execution goes to copies[k % n].
+    /// order (copies[0] == sassSite). n = 2U-1 copies (U a power of two ≥ 2) are read as ptxas
+    /// lays out an unrolled counted loop: a main body of U copies, then tails of U/2, ..., 1
+    /// (see unrolledLoopBody()); any other n: a warp's k-th execution goes to copies[k % n].
     std::vector<std::uint32_t> copies;
   };
   std::map<std::uint32_t, Member> byPtxSite;
@@ -42,6 +44,12 @@ struct Grouping {
 /// are 0..n-1: SASS instructions in pc order, then the PTX-level leftovers.
 Expected<Grouping> groupAccesses(const std::vector<model::SiteInfo> &ptxSites,
                                  const SassFunction &function);
+
+/// U when `copies` copies are a main body of U plus tails U/2, ..., 1 (copies = 2U-1, U a power
+/// of two ≥ 2), else 0. A loop instance of m iterations then runs the main body floor(m/U) times
+/// (iteration k of a pass on copy k) and the remainder m mod U on the tails, largest first — as
+/// ptxas' unrolled loops do (checked on the seeds' SASS: the main body loops while ≥ U remain).
+unsigned unrolledLoopBody(std::size_t copies);
 
 /// The identity grouping: one site per PTX site (same ids), for when no SASS is available.
 Grouping identityGrouping(const std::vector<model::SiteInfo> &ptxSites);
@@ -76,6 +84,8 @@ public:
   std::uint64_t splitComponents() const { return split_; }
   /// Events whose site was not in the grouping (passed through unchanged).
   std::uint64_t unknownSites() const { return unknown_; }
+  /// Loop instances whose remainder (m mod U > 0) went to tail copies.
+  std::uint64_t remainders() const { return remainders_; }
 
 private:
   struct Pending {
@@ -85,6 +95,12 @@ private:
   };
   void flushSplit(Pending &pending);
   void finish(Pending &pending);
+  /// The part of onAccess after the copy is chosen: merge components or pass through.
+  void route(const model::AccessEvent &event, const Grouping::Member &member,
+             std::uint32_t sassSite);
+  /// Ends the loop instances pending for warp key `warp` (all warps when nullopt): their remainders go
+  /// to the tail copies.
+  void endLoops(std::optional<std::uint64_t> warp);
 
   const Grouping *grouping_;
   model::AccessListener *downstream_;
@@ -98,7 +114,13 @@ private:
   std::unordered_map<std::uint32_t, std::unordered_map<std::uint64_t, std::uint64_t>> counts_;
   std::deque<std::uint32_t> countBlocks_;
   static constexpr std::size_t kMaxBlocks = 512;
-  std::uint64_t merged_ = 0, split_ = 0, unknown_ = 0;
+  /// Unrolled-loop members (unrolledLoopBody() > 0): executions of the current main-body pass
+  /// per (warp key, PTX site), not yet emitted; a pass of U goes out at once, a shorter rest at
+  /// the end of the loop instance (the warp touches a site without copies, a new block starts,
+  /// or onEnd). Blocks come one after another from one emulator worker.
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<model::AccessEvent>> passes_;
+  std::optional<std::uint32_t> passBlock_;
+  std::uint64_t merged_ = 0, split_ = 0, unknown_ = 0, remainders_ = 0;
 };
 
 } // namespace warplens::sass

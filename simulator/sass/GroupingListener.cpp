@@ -1,7 +1,9 @@
 /// \file
 /// GroupingListener: rewrites PTX-level access events into SASS-level ones. Components of one
 /// multi-component SASS instruction are buffered per warp and emitted as one wide event once all
-/// have arrived and agree (same active lanes, lane address + component offset).
+/// have arrived and agree (same active lanes, lane address + component offset). Copies of an
+/// unrolled loop get a warp's executions as ptxas runs them: passes of U on the main body, the
+/// remainder on the tails (see unrolledLoopBody); other copies round-robin.
 #include "sass/Grouping.h"
 
 #include <algorithm>
@@ -37,8 +39,44 @@ const Grouping::Member *GroupingListener::member(std::uint32_t ptxSite) const {
   return it == grouping_->byPtxSite.end() ? nullptr : &it->second;
 }
 
+unsigned unrolledLoopBody(std::size_t copies) {
+  if (copies < 3 || ((copies + 1) & copies) != 0) return 0; // copies + 1 a power of two
+  return static_cast<unsigned>((copies + 1) / 2);
+}
+
+void GroupingListener::endLoops(std::optional<std::uint64_t> warp) {
+  auto it = warp ? passes_.lower_bound({*warp, 0}) : passes_.begin();
+  while (it != passes_.end() && (!warp || it->first.first == *warp)) {
+    std::vector<model::AccessEvent> rest = std::move(it->second);
+    const std::uint32_t ptxSite = it->first.second;
+    it = passes_.erase(it);
+    if (rest.empty()) continue;
+    const Grouping::Member &m = *member(ptxSite);
+    const std::size_t u = unrolledLoopBody(m.copies.size());
+    ++remainders_;
+    // Tails of U/2, ..., 1 copies follow the main body in pc order; each runs once if the
+    // remainder still holds its size (largest first), the last one as often as needed.
+    std::size_t next = 0, tail = u, size = u / 2;
+    while (next < rest.size()) {
+      if (rest.size() - next >= size || size == 1) {
+        for (std::size_t k = 0; k < size && next < rest.size(); ++k)
+          route(rest[next++], m, m.copies[tail + k]);
+      }
+      if (size > 1) {
+        tail += size;
+        size /= 2;
+      }
+    }
+  }
+}
+
 void GroupingListener::onAccess(const model::AccessEvent &event) {
+  if (!passes_.empty() && passBlock_ && *passBlock_ != event.block) endLoops(std::nullopt);
+  passBlock_ = event.block;
   const Grouping::Member *found = this->member(event.site);
+  if (!found || found->copies.size() <= 1) {
+    if (!passes_.empty()) endLoops(warpKey(event)); // the warp left its unrolled loops
+  }
   if (!found) {
     ++unknown_;
     downstream_->onAccess(event);
@@ -46,6 +84,14 @@ void GroupingListener::onAccess(const model::AccessEvent &event) {
   }
   const Grouping::Member &member = *found;
   std::uint32_t sassSite = member.sassSite;
+  if (const unsigned u = unrolledLoopBody(member.copies.size())) {
+    std::vector<model::AccessEvent> &pass = passes_[{warpKey(event), event.site}];
+    pass.push_back(event);
+    if (pass.size() < u) return;
+    for (std::size_t k = 0; k < u; ++k) route(pass[k], member, member.copies[k]); // no re-entry
+    pass.clear();
+    return;
+  }
   if (member.copies.size() > 1) {
     auto block = counts_.find(event.block);
     if (block == counts_.end()) {
@@ -59,6 +105,11 @@ void GroupingListener::onAccess(const model::AccessEvent &event) {
     std::uint64_t k = block->second[(static_cast<std::uint64_t>(event.warp) << 32) | event.site]++;
     sassSite = member.copies[k % member.copies.size()];
   }
+  route(event, member, sassSite);
+}
+
+void GroupingListener::route(const model::AccessEvent &event, const Grouping::Member &member,
+                             std::uint32_t sassSite) {
   const model::SiteInfo *info = sassSite < grouping_->sassSites.size() &&
                                         grouping_->sassSites[sassSite].site == sassSite
                                     ? &grouping_->sassSites[sassSite]
@@ -126,6 +177,7 @@ void GroupingListener::flushSplit(Pending &pending) {
 }
 
 void GroupingListener::onEnd() {
+  endLoops(std::nullopt);
   for (auto &[key, list] : pending_)
     for (Pending &p : list) flushSplit(p);
   pending_.clear();

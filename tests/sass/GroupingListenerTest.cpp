@@ -1,7 +1,7 @@
 /// \file
 /// GroupingListener on synthetic events: components of one SASS instruction merge into one wide
 /// event per warp execution; inconsistent or incomplete ones are emitted separately; copies of
-/// an unrolled instruction receive a warp's executions round-robin.
+/// an unrolled loop receive a warp's executions in passes on the main body, the rest on the tails.
 #include "sass/Grouping.h"
 
 #include <gtest/gtest.h>
@@ -148,16 +148,87 @@ TEST(GroupingListener, SingleComponentsCopiesAndUnknownSites) {
   EXPECT_EQ(rec.events[0].site, 1u);
   EXPECT_EQ(rec.events[0].op, model::Op::Reduce); // ptxas made it a RED
   rec.events.clear();
+  // 3 copies = a 2-copy main body + a 1-copy tail: warp 3's 7 executions are 3 passes of 2
+  // (sites 2, 3) and a remainder of 1 (site 4), which leaves only when the warp's loop ends.
   for (int k = 0; k < 7; ++k) l.onAccess(component(15, 0x2000 + k, /*warp=*/3));
-  l.onAccess(component(15, 0x3000, /*warp=*/4)); // another warp starts at copy 0
-  const std::uint32_t expect[] = {2, 3, 4, 2, 3, 4, 2, 2};
-  ASSERT_EQ(rec.events.size(), 8u);
-  for (int k = 0; k < 8; ++k) EXPECT_EQ(rec.events[k].site, expect[k]) << k;
+  l.onAccess(component(15, 0x3000, /*warp=*/4)); // another warp: its own pass, still open
+  const std::uint32_t passes[] = {2, 3, 2, 3, 2, 3};
+  ASSERT_EQ(rec.events.size(), 6u);
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(rec.events[k].site, passes[k]) << k;
+  EXPECT_EQ(rec.events[5].addr[0].value, 0x2005u);
+  rec.events.clear();
+  auto after = atom;
+  after.warp = 3;
+  l.onAccess(after); // warp 3 leaves the loop: its 7th execution goes to the tail
+  ASSERT_EQ(rec.events.size(), 2u);
+  EXPECT_EQ(rec.events[0].site, 4u);
+  EXPECT_EQ(rec.events[0].addr[0].value, 0x2006u);
+  EXPECT_EQ(rec.events[1].site, 1u);
   rec.events.clear();
   l.onAccess(component(77, 0));
   ASSERT_EQ(rec.events.size(), 1u);
   EXPECT_EQ(rec.events[0].site, 77u);
   EXPECT_EQ(l.unknownSites(), 1u);
+  rec.events.clear();
+  l.onEnd(); // warp 4's single execution: remainder 1 → the tail
+  ASSERT_EQ(rec.events.size(), 1u);
+  EXPECT_EQ(rec.events[0].site, 4u);
+  EXPECT_EQ(l.remainders(), 2u);
+}
+
+TEST(GroupingListener, UnrolledLoopMainBodyThenTails) {
+  // ptxas' 4x unrolled loop: main body copies = SASS sites 0-3, tails of 2 (4, 5) and 1 (6).
+  // 13 iterations: 3 passes of 4 on the main body, remainder 1 → the 1-copy tail; measured
+  // executions per copy would be 3,3,3,3,0,0,1. 11 iterations: 2 passes, remainder 3 = 2 + 1.
+  Grouping g;
+  g.sassSites.resize(8);
+  for (std::uint32_t i = 0; i < 8; ++i) g.sassSites[i].site = i;
+  g.byPtxSite[0] = Grouping::Member{0, 0, 1, {0, 1, 2, 3, 4, 5, 6}};
+  g.byPtxSite[1] = Grouping::Member{7, 0, 1, {}};
+  Recorder rec;
+  GroupingListener l(g, rec);
+  auto count = [&](int iterations, std::uint32_t block) {
+    rec.events.clear();
+    for (int k = 0; k < iterations; ++k) l.onAccess(component(0, 0x1000 * k, 0, block));
+    l.onAccess(component(1, 0, 0, block)); // the store after the loop ends it
+    std::vector<int> per(8, 0);
+    for (const auto &e : rec.events) ++per.at(e.site);
+    return per;
+  };
+  EXPECT_EQ(count(13, 0), (std::vector<int>{3, 3, 3, 3, 0, 0, 1, 1}));
+  EXPECT_EQ(count(11, 1), (std::vector<int>{2, 2, 2, 2, 1, 1, 1, 1}));
+  EXPECT_EQ(count(2, 2), (std::vector<int>{0, 0, 0, 0, 1, 1, 0, 1}));
+  // Pass order: iteration k of a pass runs on main copy k.
+  rec.events.clear();
+  for (int k = 0; k < 4; ++k) l.onAccess(component(0, 0x1000 * k, 1, 3));
+  ASSERT_EQ(rec.events.size(), 4u);
+  for (std::uint32_t k = 0; k < 4; ++k) EXPECT_EQ(rec.events[k].site, k);
+  // A new block ends the loops of the previous one: remainder 1 of block 3 warp 2 → site 6.
+  rec.events.clear();
+  l.onAccess(component(0, 0, 2, 3));
+  l.onAccess(component(1, 0, 0, 4));
+  ASSERT_EQ(rec.events.size(), 2u);
+  EXPECT_EQ(rec.events[0].site, 6u);
+  EXPECT_EQ(rec.events[1].site, 7u);
+}
+
+TEST(GroupingListener, OtherCopyCountsGoRoundRobin) {
+  // 2 copies (no main body + tails layout): a warp's k-th execution on copy k mod 2.
+  Grouping g;
+  g.sassSites.resize(2);
+  for (std::uint32_t i = 0; i < 2; ++i) g.sassSites[i].site = i;
+  g.byPtxSite[0] = Grouping::Member{0, 0, 1, {0, 1}};
+  Recorder rec;
+  GroupingListener l(g, rec);
+  for (int k = 0; k < 5; ++k) l.onAccess(component(0, 0x100 * k));
+  const std::uint32_t expect[] = {0, 1, 0, 1, 0};
+  ASSERT_EQ(rec.events.size(), 5u);
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(rec.events[k].site, expect[k]) << k;
+  EXPECT_EQ(unrolledLoopBody(2), 0u);
+  EXPECT_EQ(unrolledLoopBody(3), 2u);
+  EXPECT_EQ(unrolledLoopBody(7), 4u);
+  EXPECT_EQ(unrolledLoopBody(15), 8u);
+  EXPECT_EQ(unrolledLoopBody(6), 0u);
 }
 
 TEST(GroupingListener, IdentityGroupingPassesEventsThrough) {
