@@ -58,9 +58,11 @@ std::map<std::string, double> totalsFromInstructions(
       }
     } else if (r.space == "shared") {
       m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + o + ".sum"] += r.wavefronts;
-      const double conflicts = r.wavefronts > r.wavefrontsIdeal
-                                   ? static_cast<double>(r.wavefronts - r.wavefrontsIdeal)
-                                   : 0.0;
+      // The hardware counter's baseline is the conflict-free wavefronts (SharedModel.h); it
+      // differs from the SASS ideal for packed 64/128-bit loads with conflicts (sm_90 measured).
+      const std::uint64_t base =
+          r.wavefrontsConflictFree ? r.wavefrontsConflictFree : r.wavefrontsIdeal;
+      const double conflicts = r.wavefronts > base ? static_cast<double>(r.wavefronts - base) : 0.0;
       m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + o + ".sum"] += conflicts;
       m["smsp__sass_inst_executed_op_shared_" + o + ".sum"] += exec;
       m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;

@@ -80,6 +80,7 @@ launch::InstructionRecord record(const model::SiteInfo &site, const model::Instr
     r.sectorsIdeal = st->sectorsIdeal;
     r.wavefronts = st->wavefronts;
     r.wavefrontsIdeal = st->wavefrontsIdeal;
+    r.wavefrontsConflictFree = st->wavefrontsConflictFree;
     r.conflictWaysMax = st->conflictWaysMax;
   }
   return r;

@@ -20,11 +20,12 @@ namespace {
 
 using json = nlohmann::json;
 
-enum class Kind { UInt, Bool, Str };
+enum class Kind { UInt, Bool, Str, UIntList };
 
-/// One leaf key of the schema. `pow2` asks for a power of two.
+/// One leaf key of the schema. `pow2` asks for a power of two; a UIntList's min/max bound each
+/// element.
 struct FieldRule {
-  const char *path;
+  std::string path;
   Kind kind;
   std::uint64_t min = 0;
   std::uint64_t max = 0;
@@ -34,41 +35,54 @@ struct FieldRule {
 
 constexpr std::uint64_t kBig = std::uint64_t(1) << 40;
 
-const FieldRule kFields[] = {
-    {"name", Kind::Str},
-    {"inherits", Kind::Str, 0, 0, false, false},
-    {"description", Kind::Str},
-    {"notes", Kind::Str, 0, 0, false, false},
-    {"warp.size", Kind::UInt, 32, 32},
-    {"warp.source", Kind::Str},
-    {"global.sectorBytes", Kind::UInt, 16, 64, true},
-    {"global.lineBytes", Kind::UInt, 16, 128, true},
-    {"global.idealCountsDuplicateBytes", Kind::Bool},
-    {"global.source", Kind::Str},
-    {"shared.banks", Kind::UInt, 1, 64, true},
-    {"shared.bankWidthBytes", Kind::UInt, 4, 16, true},
-    {"shared.rules.1.lanesPerPhase", Kind::UInt, 1, 32},
-    {"shared.rules.1.mergeAcrossPhases", Kind::Bool},
-    {"shared.rules.2.lanesPerPhase", Kind::UInt, 1, 32},
-    {"shared.rules.2.mergeAcrossPhases", Kind::Bool},
-    {"shared.rules.4.lanesPerPhase", Kind::UInt, 1, 32},
-    {"shared.rules.4.mergeAcrossPhases", Kind::Bool},
-    {"shared.rules.8.lanesPerPhase", Kind::UInt, 1, 32},
-    {"shared.rules.8.mergeAcrossPhases", Kind::Bool},
-    {"shared.rules.16.lanesPerPhase", Kind::UInt, 1, 32},
-    {"shared.rules.16.mergeAcrossPhases", Kind::Bool},
-    {"shared.source", Kind::Str},
-    {"capacity.l1BytesPerSm", Kind::UInt, 0, kBig},
-    {"capacity.sharedBytesPerSmMax", Kind::UInt, 0, kBig},
-    {"capacity.sharedBytesPerBlockMax", Kind::UInt, 0, kBig},
-    {"capacity.l2Bytes", Kind::UInt, 0, kBig},
-    {"capacity.source", Kind::Str},
-};
-
 const unsigned kSharedWidths[] = {1, 2, 4, 8, 16};
+/// Op-specific overrides of a width's shared rule: "shared.rules.<w>.<op>.<field>".
+const std::pair<const char *, SharedOp> kSharedOps[] = {{"ld", SharedOp::Load},
+                                                        {"st", SharedOp::Store}};
+
+/// Fields of one shared rule object; `base` rules must set lanesPerPhase and mergeAcrossPhases.
+void addSharedRuleFields(std::vector<FieldRule> &out, const std::string &prefix, bool base) {
+  out.push_back({prefix + ".lanesPerPhase", Kind::UInt, 1, 32, false, base});
+  out.push_back({prefix + ".mergeAcrossPhases", Kind::Bool, 0, 0, false, base});
+  out.push_back({prefix + ".packedLanesPerPhase", Kind::UInt, 0, 32, false, false});
+  out.push_back({prefix + ".packLaneXors", Kind::UIntList, 1, 31, false, false});
+}
+
+const std::vector<FieldRule> &fields() {
+  static const std::vector<FieldRule> all = [] {
+    std::vector<FieldRule> f = {
+        {"name", Kind::Str},
+        {"inherits", Kind::Str, 0, 0, false, false},
+        {"description", Kind::Str},
+        {"notes", Kind::Str, 0, 0, false, false},
+        {"warp.size", Kind::UInt, 32, 32},
+        {"warp.source", Kind::Str},
+        {"global.sectorBytes", Kind::UInt, 16, 64, true},
+        {"global.lineBytes", Kind::UInt, 16, 128, true},
+        {"global.idealCountsDuplicateBytes", Kind::Bool},
+        {"global.source", Kind::Str},
+        {"shared.banks", Kind::UInt, 1, 64, true},
+        {"shared.bankWidthBytes", Kind::UInt, 4, 16, true},
+        {"shared.idealCountsDuplicateBytes", Kind::Bool, 0, 0, false, false},
+    };
+    for (unsigned w : kSharedWidths) {
+      const std::string rule = "shared.rules." + std::to_string(w);
+      addSharedRuleFields(f, rule, true);
+      for (const auto &[op, _] : kSharedOps) addSharedRuleFields(f, rule + "." + op, false);
+    }
+    f.push_back({"shared.source", Kind::Str});
+    f.push_back({"capacity.l1BytesPerSm", Kind::UInt, 0, kBig});
+    f.push_back({"capacity.sharedBytesPerSmMax", Kind::UInt, 0, kBig});
+    f.push_back({"capacity.sharedBytesPerBlockMax", Kind::UInt, 0, kBig});
+    f.push_back({"capacity.l2Bytes", Kind::UInt, 0, kBig});
+    f.push_back({"capacity.source", Kind::Str});
+    return f;
+  }();
+  return all;
+}
 
 const FieldRule *findRule(const std::string &path) {
-  for (const FieldRule &r : kFields)
+  for (const FieldRule &r : fields())
     if (path == r.path) return &r;
   return nullptr;
 }
@@ -88,6 +102,7 @@ std::string kindName(Kind k) {
   case Kind::UInt: return "an unsigned integer";
   case Kind::Bool: return "true or false";
   case Kind::Str: return "a string";
+  case Kind::UIntList: return "a list of unsigned integers";
   }
   return "?";
 }
@@ -104,10 +119,22 @@ Status checkFile(const std::string &file, const json &doc) {
     if (!rule) return Error::at(file, "key '" + path + "': unknown key");
     bool typeOk = (rule->kind == Kind::UInt && value->is_number_unsigned()) ||
                   (rule->kind == Kind::Bool && value->is_boolean()) ||
-                  (rule->kind == Kind::Str && value->is_string());
+                  (rule->kind == Kind::Str && value->is_string()) ||
+                  (rule->kind == Kind::UIntList && value->is_array());
+    if (typeOk && rule->kind == Kind::UIntList)
+      for (const json &e : *value) typeOk = typeOk && e.is_number_unsigned();
     if (!typeOk)
       return Error::at(file, "key '" + path + "': expected " + kindName(rule->kind) + ", got " +
                                  value->dump());
+    if (rule->kind == Kind::UIntList) {
+      for (const json &e : *value) {
+        auto v = e.get<std::uint64_t>();
+        if (v < rule->min || v > rule->max)
+          return Error::at(file, "key '" + path + "': element " + std::to_string(v) +
+                                     " is outside " + std::to_string(rule->min) + ".." +
+                                     std::to_string(rule->max));
+      }
+    }
     if (rule->kind == Kind::UInt) {
       auto v = value->get<std::uint64_t>();
       if (v < rule->min || v > rule->max)
@@ -178,8 +205,25 @@ Expected<Source> builtinLookup(const std::string &name, const std::string &child
   return child.empty() ? Error{what} : Error::at(child, "key 'inherits': " + what);
 }
 
+/// Reads the fields present in one shared rule object over `rule`, and checks that a packed
+/// phase is no smaller than an unpacked one.
+Status readSharedRule(const std::string &file, const std::string &key, const json &r,
+                      SharedWidthRule &rule) {
+  if (r.contains("lanesPerPhase")) rule.lanesPerPhase = r["lanesPerPhase"].get<unsigned>();
+  if (r.contains("mergeAcrossPhases")) rule.mergeAcrossPhases = r["mergeAcrossPhases"].get<bool>();
+  if (r.contains("packedLanesPerPhase"))
+    rule.packedLanesPerPhase = r["packedLanesPerPhase"].get<unsigned>();
+  if (r.contains("packLaneXors")) rule.packLaneXors = r["packLaneXors"].get<std::vector<unsigned>>();
+  if (rule.packedLanesPerPhase != 0 && rule.packedLanesPerPhase < rule.lanesPerPhase)
+    return Error::at(file, "key '" + key + ".packedLanesPerPhase': " +
+                               std::to_string(rule.packedLanesPerPhase) +
+                               " is smaller than lanesPerPhase " +
+                               std::to_string(rule.lanesPerPhase));
+  return {};
+}
+
 Expected<ArchSpec> fromMerged(const json &m, const std::string &leafFile) {
-  for (const FieldRule &r : kFields) {
+  for (const FieldRule &r : fields()) {
     if (!r.required) continue;
     const json *cur = &m;
     std::string path = r.path;
@@ -210,10 +254,25 @@ Expected<ArchSpec> fromMerged(const json &m, const std::string &leafFile) {
                                    std::to_string(a.sectorBytes));
   a.sharedBanks = m["shared"]["banks"].get<unsigned>();
   a.bankWidthBytes = m["shared"]["bankWidthBytes"].get<unsigned>();
+  a.sharedIdealCountsDuplicateBytes = m["shared"].value("idealCountsDuplicateBytes", false);
+  for (unsigned w : kSharedWidths) {
+    const std::string key = "shared.rules." + std::to_string(w);
+    const json &r = m["shared"]["rules"][std::to_string(w)];
+    SharedWidthRule base;
+    base.widthBytes = w;
+    WL_CHECK(readSharedRule(leafFile, key, r, base));
+    a.sharedRules.push_back(base);
+  }
   for (unsigned w : kSharedWidths) {
     const json &r = m["shared"]["rules"][std::to_string(w)];
-    a.sharedRules.push_back(
-        {w, r["lanesPerPhase"].get<unsigned>(), r["mergeAcrossPhases"].get<bool>()});
+    for (const auto &[opName, op] : kSharedOps) {
+      if (!r.contains(opName)) continue;
+      SharedWidthRule over = a.sharedRule(w);
+      over.op = op;
+      WL_CHECK(readSharedRule(leafFile, "shared.rules." + std::to_string(w) + "." + opName,
+                              r[opName], over));
+      a.sharedRules.push_back(over);
+    }
   }
   const json &c = m["capacity"];
   a.l1BytesPerSm = c["l1BytesPerSm"].get<std::uint64_t>();
@@ -253,10 +312,18 @@ Expected<ArchSpec> resolve(const Source &src, const Lookup &lookup) {
 } // namespace
 
 const SharedWidthRule &ArchSpec::sharedRule(unsigned widthBytes) const {
-  for (const SharedWidthRule &r : sharedRules)
-    if (r.widthBytes == widthBytes) return r;
+  return sharedRule(widthBytes, SharedOp::Any);
+}
+
+const SharedWidthRule &ArchSpec::sharedRule(unsigned widthBytes, SharedOp op) const {
+  const SharedWidthRule *any = nullptr;
+  for (const SharedWidthRule &r : sharedRules) {
+    if (r.widthBytes != widthBytes) continue;
+    if (r.op == op) return r;
+    if (r.op == SharedOp::Any && !any) any = &r;
+  }
   static const SharedWidthRule fallback{};
-  return fallback;
+  return any ? *any : fallback;
 }
 
 Expected<ArchSpec> loadArchText(const std::string &fileName, std::string_view text) {

@@ -14,14 +14,23 @@
 
 namespace warplens::arch {
 
-/// How a shared-memory access of one per-lane width is served.
-/// The warp's lanes are split into phases of `lanesPerPhase` consecutive lanes; each phase is
-/// served separately unless `mergeAcrossPhases` lets phases that hit disjoint banks (or identical
-/// words) share a wavefront. Exact semantics are documented in the data file and SharedModel.h.
+/// Which shared-memory operations a rule covers. Any: every op unless a Load/Store rule for the
+/// same width overrides it (atomics and reductions always use the Any rule).
+enum class SharedOp : std::uint8_t { Any, Load, Store };
+
+/// How a shared-memory access of one per-lane width (and op) is served.
+/// The warp's lanes are split into phases of `lanesPerPhase` consecutive lanes, served one after
+/// another (`mergeAcrossPhases`: the whole warp is one phase). Packed return (loads, measured on
+/// sm_90): when, for some x in `packLaneXors`, every active lane n whose partner n^x is active
+/// reads the same address as that partner, phases hold `packedLanesPerPhase` lanes instead
+/// (0 = never packed). Exact semantics: SharedModel.h and arch/CALIBRATION.md.
 struct SharedWidthRule {
   unsigned widthBytes = 4;
   unsigned lanesPerPhase = 32;
   bool mergeAcrossPhases = false;
+  SharedOp op = SharedOp::Any;
+  unsigned packedLanesPerPhase = 0;
+  std::vector<unsigned> packLaneXors; ///< lane XOR distances (1..31) that allow packing
 };
 
 struct ArchSpec {
@@ -38,7 +47,13 @@ struct ArchSpec {
   // Shared memory
   unsigned sharedBanks = 32;
   unsigned bankWidthBytes = 4;
-  std::vector<SharedWidthRule> sharedRules; ///< one per width 1, 2, 4, 8, 16
+  /// Ideal wavefronts = min(wavefronts, max(1, ceil(bytes / (banks * bankWidthBytes)))) where
+  /// bytes counts every active lane's bytes, duplicates included (true), or each distinct byte
+  /// once (false). Calibrated on hardware (sm_90: true).
+  bool sharedIdealCountsDuplicateBytes = false;
+  /// One Any rule per width 1, 2, 4, 8, 16 (in that order), then the Load/Store overrides the
+  /// data defines, each fully resolved (override fields over the width's Any rule).
+  std::vector<SharedWidthRule> sharedRules;
   // Capacities (bytes), 0 where unknown
   std::uint64_t l1BytesPerSm = 0;
   std::uint64_t sharedBytesPerSmMax = 0;
@@ -49,7 +64,10 @@ struct ArchSpec {
   /// Data files this spec was resolved from, leaf first ("sm_90.json", "sm_89.json", ...).
   std::vector<std::string> files;
 
+  /// The Any rule of a width.
   const SharedWidthRule &sharedRule(unsigned widthBytes) const;
+  /// The rule for `op` (Load/Store override if the data has one, else the Any rule).
+  const SharedWidthRule &sharedRule(unsigned widthBytes, SharedOp op) const;
 };
 
 /// Load an architecture by name ("sm_90"); resolves inheritance. Unknown name → Error listing

@@ -139,6 +139,9 @@ Expected<InstructionRecord> instructionFromJson(const json &j, const std::string
   WL_CHECK(readUnsigned(j, "sectors_ideal", where, r.sectorsIdeal));
   WL_CHECK(readUnsigned(j, "wavefronts", where, r.wavefronts));
   WL_CHECK(readUnsigned(j, "wavefronts_ideal", where, r.wavefrontsIdeal));
+  r.wavefrontsConflictFree = r.wavefrontsIdeal;
+  if (j.contains("wavefronts_conflict_free"))
+    WL_CHECK(readUnsigned(j, "wavefronts_conflict_free", where, r.wavefrontsConflictFree));
   WL_CHECK(readUnsigned(j, "conflict_ways_max", where, r.conflictWaysMax));
   if (auto it = j.find("copy_group"); it != j.end() && !it->is_null()) {
     std::uint32_t group = 0;
@@ -172,6 +175,8 @@ json toJson(const InstructionRecord &r) {
   j["sectors_ideal"] = r.sectorsIdeal;
   j["wavefronts"] = r.wavefronts;
   j["wavefronts_ideal"] = r.wavefrontsIdeal;
+  if (r.wavefrontsConflictFree && r.wavefrontsConflictFree != r.wavefrontsIdeal)
+    j["wavefronts_conflict_free"] = r.wavefrontsConflictFree;
   j["conflict_ways_max"] = r.conflictWaysMax;
   if (r.copyGroup) j["copy_group"] = *r.copyGroup;
   return j;

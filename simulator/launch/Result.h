@@ -33,6 +33,10 @@ struct InstructionRecord {
   std::uint64_t sectorsIdeal = 0;
   std::uint64_t wavefronts = 0;
   std::uint64_t wavefrontsIdeal = 0;
+  /// Wavefronts without bank conflicts (model: phases with an active lane); the hardware counter
+  /// l1tex__data_bank_conflicts counts wavefronts − this. 0 = unknown (use wavefrontsIdeal).
+  /// JSON "wavefronts_conflict_free", written only where it differs from wavefronts_ideal.
+  std::uint64_t wavefrontsConflictFree = 0;
   std::uint32_t conflictWaysMax = 0;
   /// Shared by every SASS instruction that ptxas made as a copy of the same PTX access(es)
   /// (unrolled loops: main body + remainder tails). Per-copy counts of a prediction are then

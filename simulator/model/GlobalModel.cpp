@@ -7,6 +7,7 @@
 
 #include "model/SmallKeySet.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace warplens::model {
@@ -62,6 +63,10 @@ GlobalModel::GlobalModel(const arch::ArchSpec &arch)
       lineShift_(unsigned(std::countr_zero(arch.lineBytes))), sectorBytes_(arch.sectorBytes),
       idealCountsDuplicates_(arch.idealCountsDuplicateBytes) {}
 
+std::uint32_t GlobalModel::ideal(std::uint64_t bytes, std::uint32_t sectors) const {
+  return std::min(sectors, std::uint32_t((bytes + sectorBytes_ - 1) / sectorBytes_));
+}
+
 /// Number of sectors (chunks of 2^sectorShift bytes) with at least one byte set.
 static inline unsigned sectorsIn(const LineMask &m, unsigned sectorShift) {
   if (sectorShift == 5) // 32-byte sectors: four 32-bit chunks
@@ -104,8 +109,7 @@ GlobalCost GlobalModel::costAligned(const AccessEvent &event, unsigned width, Gl
   });
   c.lines = lines;
   c.sectors = sectors;
-  std::uint64_t idealBytes = idealCountsDuplicates_ ? c.bytes : distinctBytes;
-  c.sectorsIdeal = std::uint32_t((idealBytes + sectorBytes_ - 1) / sectorBytes_);
+  c.sectorsIdeal = ideal(idealCountsDuplicates_ ? c.bytes : distinctBytes, c.sectors);
   return c;
 }
 
@@ -137,8 +141,7 @@ GlobalCost GlobalModel::cost(const AccessEvent &event) const {
         // Non-decreasing addresses: every count is a number of changes between neighbours.
         c.sectors = std::uint32_t(sc.newSector);
         c.lines = std::uint32_t(sc.newLine);
-        std::uint64_t idealBytes = idealCountsDuplicates_ ? c.bytes : sc.newAddr * width;
-        c.sectorsIdeal = std::uint32_t((idealBytes + sectorBytes_ - 1) / sectorBytes_);
+        c.sectorsIdeal = ideal(idealCountsDuplicates_ ? c.bytes : sc.newAddr * width, c.sectors);
         return c;
       }
       return costAligned(event, width, c);
@@ -215,8 +218,7 @@ GlobalCost GlobalModel::cost(const AccessEvent &event) const {
 
   c.lines = lines;
   c.sectors = sectors;
-  std::uint64_t idealBytes = idealCountsDuplicates_ ? c.bytes : distinctBytes;
-  c.sectorsIdeal = std::uint32_t((idealBytes + sectorBytes_ - 1) / sectorBytes_);
+  c.sectorsIdeal = ideal(idealCountsDuplicates_ ? c.bytes : distinctBytes, c.sectors);
   return c;
 }
 

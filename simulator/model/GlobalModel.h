@@ -12,7 +12,10 @@ namespace warplens::model {
 struct GlobalCost {
   std::uint32_t requests = 0;     ///< 1 per warp instruction with at least one active lane
   std::uint32_t sectors = 0;      ///< distinct sectors touched by active lanes
-  std::uint32_t sectorsIdeal = 0; ///< minimum sectors that could hold the active lanes' bytes
+  /// min(sectors, ceil(bytes / sectorBytes)): bytes = every active lane's bytes (duplicates
+  /// included) when the arch's idealCountsDuplicateBytes is set (sm_90, measured), else the
+  /// distinct bytes; never more than the sectors actually touched.
+  std::uint32_t sectorsIdeal = 0;
   std::uint32_t lines = 0;        ///< distinct lines (L1 tag requests)
   std::uint32_t bytes = 0;        ///< bytes requested by active lanes (lanes * width)
 };
@@ -25,6 +28,8 @@ public:
 private:
   /// Every active lane aligned to a power-of-two width no larger than a sector, in any order.
   GlobalCost costAligned(const AccessEvent &event, unsigned width, GlobalCost partial) const;
+  /// Ideal sectors for `bytes` (per the arch rule), capped at the sectors touched.
+  std::uint32_t ideal(std::uint64_t bytes, std::uint32_t sectors) const;
 
   unsigned sectorShift_ = 5;
   unsigned lineShift_ = 7;

@@ -21,6 +21,7 @@ void InstructionStats::merge(const InstructionStats &o) {
   bytes += o.bytes;
   wavefronts += o.wavefronts;
   wavefrontsIdeal += o.wavefrontsIdeal;
+  wavefrontsConflictFree += o.wavefrontsConflictFree;
   conflictWaysMax = std::max(conflictWaysMax, o.conflictWaysMax);
 }
 
@@ -69,6 +70,7 @@ void StatsCollector::onAccess(const AccessEvent &e) {
     SharedCost c = shared_.cost(e);
     s.wavefronts += c.wavefronts;
     s.wavefrontsIdeal += c.wavefrontsIdeal;
+    s.wavefrontsConflictFree += c.wavefrontsConflictFree;
     s.conflictWaysMax = std::max(s.conflictWaysMax, c.conflictWays);
     s.bytes += std::uint64_t(e.active.count()) * e.widthBytes;
     break;

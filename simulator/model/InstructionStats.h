@@ -25,6 +25,7 @@ struct InstructionStats {
   std::uint64_t bytes = 0;
   std::uint64_t wavefronts = 0;
   std::uint64_t wavefrontsIdeal = 0;
+  std::uint64_t wavefrontsConflictFree = 0; ///< sum of SharedCost::wavefrontsConflictFree
   std::uint32_t conflictWaysMax = 0;
 
   void merge(const InstructionStats &other);

@@ -1,6 +1,7 @@
 /// \file
-/// Bank model: counts, per phase and bank, the distinct words a warp's active lanes touch; the
-/// worst bank of each phase sets that phase's wavefronts. No heap use in cost().
+/// Bank model: picks the phase layout (plain or packed), counts per phase and bank the distinct
+/// words a warp's active lanes touch; the worst bank of each phase sets that phase's wavefronts.
+/// No heap use in cost().
 #include "model/SharedModel.h"
 
 #include "model/SmallKeySet.h"
@@ -29,7 +30,24 @@ inline unsigned widthIndex(unsigned w) {
 /// Contract: width 1..16; anything larger is clamped so the word set never fills.
 inline unsigned clampWidth(unsigned w) { return w == 0 ? 1u : (w > 16 ? 16u : w); }
 
+
+/// Slot of an op in the rule table: loads and stores may have overrides; atomics use Any.
+inline unsigned opSlot(Op op) {
+  return op == Op::Load ? 1u : op == Op::Store ? 2u : 0u;
+}
+
 } // namespace
+
+void SharedModel::setLayout(WidthRule &w, unsigned lanesPerPhase, bool merge) {
+  w = WidthRule{};
+  w.lanesPerPhase = std::uint8_t(std::clamp(lanesPerPhase, 1u, 32u));
+  w.merge = merge;
+  w.numPhases = w.merge ? 1 : std::uint8_t((32 + w.lanesPerPhase - 1) / w.lanesPerPhase);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    w.phaseOfLane[lane] = w.merge ? 0 : std::uint8_t(lane / w.lanesPerPhase);
+    w.lanesOfPhase[w.phaseOfLane[lane]] |= 1u << lane;
+  }
+}
 
 SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
   wordShift_ = unsigned(std::countr_zero(arch.bankWidthBytes));
@@ -37,29 +55,65 @@ SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
   bankMask_ = banks_ - 1;
   bytesPerWavefront_ = arch.sharedBanks * arch.bankWidthBytes;
   rowShift_ = unsigned(std::countr_zero(bytesPerWavefront_));
+  idealDuplicates_ = arch.sharedIdealCountsDuplicateBytes;
   const unsigned widths[5] = {1, 2, 4, 8, 16};
-  for (unsigned i = 0; i < 5; ++i) {
-    const arch::SharedWidthRule &r = arch.sharedRule(widths[i]);
-    WidthRule &w = rules_[i];
-    w.lanesPerPhase = std::uint8_t(std::clamp(r.lanesPerPhase, 1u, 32u));
-    w.merge = r.mergeAcrossPhases;
-    w.numPhases = w.merge ? 1 : std::uint8_t((32 + w.lanesPerPhase - 1) / w.lanesPerPhase);
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      w.phaseOfLane[lane] = w.merge ? 0 : std::uint8_t(lane / w.lanesPerPhase);
-      w.lanesOfPhase[w.phaseOfLane[lane]] |= 1u << lane;
+  const arch::SharedOp ops[3] = {arch::SharedOp::Any, arch::SharedOp::Load, arch::SharedOp::Store};
+  for (unsigned o = 0; o < 3; ++o) {
+    for (unsigned i = 0; i < 5; ++i) {
+      const arch::SharedWidthRule &r = arch.sharedRule(widths[i], ops[o]);
+      OpRule &rule = rules_[o][i];
+      setLayout(rule.plain, r.lanesPerPhase, r.mergeAcrossPhases);
+      rule.packXors = 0;
+      if (r.packedLanesPerPhase == 0) continue;
+      setLayout(rule.packed, r.packedLanesPerPhase, r.mergeAcrossPhases);
+      for (unsigned x : r.packLaneXors)
+        if (x >= 1 && x <= 31) rule.packXors |= 1u << x;
     }
   }
 }
 
-const SharedModel::WidthRule &SharedModel::rule(unsigned widthBytes) const {
-  return rules_[widthIndex(widthBytes)];
+const SharedModel::WidthRule &SharedModel::layout(const AccessEvent &event, unsigned width,
+                                                  bool &packed) const {
+  const OpRule &o = rules_[opSlot(event.op)][widthIndex(width)];
+  packed = false;
+  const std::uint32_t mask = event.active.bits;
+  for (std::uint32_t xs = o.packXors; xs; xs &= xs - 1) {
+    const unsigned x = unsigned(std::countr_zero(xs));
+    bool same = true;
+    for (std::uint32_t m = mask; m && same; m &= m - 1) {
+      const unsigned n = unsigned(std::countr_zero(m)), p = n ^ x;
+      same = p < n || !((mask >> p) & 1u) || event.addr[n].value == event.addr[p].value;
+    }
+    if (same) {
+      packed = true;
+      return o.packed;
+    }
+  }
+  return o.plain;
 }
 
 SharedCost SharedModel::cost(const AccessEvent &event) const {
   const std::uint32_t mask = event.active.bits;
   if (mask == 0) return {};
   const unsigned width = clampWidth(event.widthBytes);
-  const WidthRule &r = rule(width);
+  bool packed = false;
+  const WidthRule &r = layout(event, width, packed);
+  SharedCost c = costWith(event, width, r);
+  c.packed = packed;
+  for (unsigned p = 0; p < r.numPhases; ++p)
+    c.wavefrontsConflictFree += (mask & r.lanesOfPhase[p]) != 0;
+  if (idealDuplicates_) {
+    std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
+    c.wavefrontsIdeal = std::max<std::uint32_t>(
+        1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
+  }
+  c.wavefrontsIdeal = std::min(c.wavefrontsIdeal, c.wavefronts);
+  return c;
+}
+
+SharedCost SharedModel::costWith(const AccessEvent &event, unsigned width,
+                                 const WidthRule &r) const {
+  const std::uint32_t mask = event.active.bits;
   // Eligibility for the direct-mapped path: power-of-two width no larger than a row, every
   // active lane aligned to it, rows within a window of kRows, at most 128 elements per row.
   const unsigned elemBytes = std::min(width, 1u << wordShift_);
@@ -158,7 +212,9 @@ SharedCost SharedModel::costAligned(const AccessEvent &event, unsigned width, co
   const std::uint64_t laneBanks =
       wordsPerLane >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << wordsPerLane) - 1;
   const std::uint64_t rowBytes = std::uint64_t(1) << rowShift_;
-  const bool needWarpTable = r.numPhases > 1 || !elemIsWord;
+  // Distinct elements across phases need a warp-wide table; the duplicate-counting ideal does not.
+  const bool needDistinct = !idealDuplicates_;
+  const bool needWarpTable = needDistinct && (r.numPhases > 1 || !elemIsWord);
 
   // Per phase: bank mask of each touched row. Warp-wide: element mask of each touched row.
   std::uint64_t phaseValid[kRows / 64];
@@ -207,7 +263,7 @@ SharedCost SharedModel::costAligned(const AccessEvent &event, unsigned width, co
     unsigned phaseMax = maxPerBank(phaseBanks, phaseRows, n);
     total += phaseMax;
     ways = std::max(ways, phaseMax);
-    if (!needWarpTable)
+    if (needDistinct && !needWarpTable)
       for (unsigned i = 0; i < n; ++i) distinctElems += unsigned(std::popcount(phaseBanks[phaseRows[i]]));
     for (unsigned i = 0; i < n; ++i) phaseValid[phaseRows[i] >> 6] = 0; // reset for next phase
   }
@@ -306,9 +362,11 @@ SharedCost SharedModel::costGeneral(const AccessEvent &event, unsigned width,
 BankDiagram SharedModel::diagram(const AccessEvent &event) const {
   BankDiagram d;
   const unsigned width = clampWidth(event.widthBytes);
-  const WidthRule &r = rule(width);
+  bool packed = false;
+  const WidthRule &r = layout(event, width, packed);
   d.lanesPerPhase = r.lanesPerPhase;
   d.mergeAcrossPhases = r.merge;
+  d.packed = packed;
   d.distinctWordsPerBank.assign(banks_, 0);
   d.wavefrontsPerPhase.assign(r.numPhases, 0);
   d.cost = cost(event);

@@ -3,14 +3,19 @@
 /// ways, and per-bank occupancy for diagrams. Does not model arbitration with other L1 traffic
 /// (the extra wavefronts hardware counters show when global accesses run at the same time), nor
 /// anything the arch rules do not say: behaviour depends only on banks, bank width and the
-/// per-width rule (lanesPerPhase, mergeAcrossPhases).
+/// per-(width, op) rule (lanesPerPhase, mergeAcrossPhases, packedLanesPerPhase, packLaneXors).
 ///
 /// Rules: a lane's w-byte access touches the bank words covering [addr, addr+w) (1/2-byte
 /// accesses touch one word); lanes touching the same word share it (broadcast, stores too).
-/// Phases of lanesPerPhase consecutive lanes are served one after another: wavefronts of a phase =
-/// max over banks of distinct words in that bank (0 for a phase without active lanes); the total
-/// is the sum over phases. With mergeAcrossPhases the whole warp is one phase (at least 1 if any
-/// lane is active). Ideal = max(1, ceil(distinct bytes / (banks * bank width))).
+/// The rule is the op's override (ld/st) for the width, else the width's Any rule. Phases of
+/// lanesPerPhase consecutive lanes are served one after another (mergeAcrossPhases: the whole
+/// warp is one phase). Packed: if packedLanesPerPhase > 0 and, for some x in packLaneXors, every
+/// active lane n whose partner n^x is active has the same address as it, phases hold
+/// packedLanesPerPhase lanes instead. Wavefronts of a phase = max over banks of distinct words
+/// in that bank (0 for a phase without active lanes); the total is the sum over phases.
+/// Conflict-free wavefronts = phases with an active lane. Ideal = min(wavefronts, max(1,
+/// ceil(bytes / (banks * bank width)))), bytes = active lanes * width when the arch's
+/// sharedIdealCountsDuplicateBytes is set, else the distinct bytes touched.
 #pragma once
 
 #include "arch/ArchSpec.h"
@@ -24,6 +29,11 @@ struct SharedCost {
   std::uint32_t wavefronts = 0;
   std::uint32_t wavefrontsIdeal = 0;
   std::uint32_t conflictWays = 0; ///< max distinct words any one bank must serve (1 = no conflict)
+  /// Phases with an active lane: the wavefronts without any bank conflict. The hardware counter
+  /// l1tex__data_bank_conflicts_* counts wavefronts − this (measured on sm_90; it differs from
+  /// wavefronts − wavefrontsIdeal when a packed load has conflicts).
+  std::uint32_t wavefrontsConflictFree = 0;
+  bool packed = false; ///< the packed phase layout was used
 };
 
 /// For diagrams: which lanes hit which bank, and which word of the bank each touched.
@@ -39,6 +49,7 @@ struct BankDiagram {
   std::vector<unsigned> distinctWordsPerBank;
   unsigned lanesPerPhase = 32;       ///< the rule used for this width
   bool mergeAcrossPhases = false;
+  bool packed = false;               ///< the packed layout (lanesPerPhase is its phase size)
   std::vector<unsigned> wavefrontsPerPhase; ///< one entry per phase (one if merged)
   SharedCost cost;                   ///< the same numbers cost() returns
 };
@@ -57,8 +68,18 @@ private:
     std::uint8_t phaseOfLane[32] = {};
     std::uint32_t lanesOfPhase[32] = {};
   };
+  /// One (op, width): the plain phase layout, and the packed one with the lane XORs allowing it.
+  struct OpRule {
+    WidthRule plain;
+    WidthRule packed;
+    std::uint32_t packXors = 0; ///< bit x set: partner n^x may share the address (0: never packed)
+  };
   static constexpr unsigned kRows = 2048;
-  const WidthRule &rule(unsigned widthBytes) const;
+  static void setLayout(WidthRule &w, unsigned lanesPerPhase, bool merge);
+  /// The layout cost() and diagram() use for this event.
+  const WidthRule &layout(const AccessEvent &event, unsigned width, bool &packed) const;
+  /// Wavefronts, conflict ways and (distinct-byte) ideal with a given layout.
+  SharedCost costWith(const AccessEvent &event, unsigned width, const WidthRule &r) const;
   /// Aligned accesses all in one row (broadcast, 128-byte aligned contiguous words).
   SharedCost costOneRow(const AccessEvent &event, unsigned width, const WidthRule &r) const;
   /// Aligned accesses within 2048 rows (banks * bank width bytes each): direct-mapped tables.
@@ -68,7 +89,8 @@ private:
   SharedCost costGeneral(const AccessEvent &event, unsigned width, const WidthRule &r) const;
 
   const arch::ArchSpec *arch_; ///< only read in the constructor; the model keeps its own copy
-  WidthRule rules_[5];         ///< widths 1, 2, 4, 8, 16
+  OpRule rules_[3][5];         ///< [Any, Load, Store][widths 1, 2, 4, 8, 16]
+  bool idealDuplicates_ = false; ///< ideal counts every active lane's bytes
   unsigned wordShift_ = 2;     ///< log2(bank width)
   unsigned bankMask_ = 31;
   unsigned banks_ = 32;

@@ -41,7 +41,7 @@ TEST(ArchSpec, Sm90ResolvesThroughTheChain) {
   EXPECT_EQ(a.warpSize, 32u);
   EXPECT_EQ(a.sectorBytes, 32u);
   EXPECT_EQ(a.lineBytes, 128u);
-  EXPECT_FALSE(a.idealCountsDuplicateBytes);
+  EXPECT_TRUE(a.idealCountsDuplicateBytes); // measured (arch/CALIBRATION.md)
   EXPECT_EQ(a.sharedBanks, 32u);
   EXPECT_EQ(a.bankWidthBytes, 4u);
   EXPECT_EQ(a.l2Bytes, 50u * 1024 * 1024); // H100 SXM / H200: 50 MB
@@ -51,6 +51,16 @@ TEST(ArchSpec, Sm90ResolvesThroughTheChain) {
   EXPECT_EQ(a.sharedRule(8).lanesPerPhase, 16u);
   EXPECT_EQ(a.sharedRule(16).lanesPerPhase, 8u);
   EXPECT_FALSE(a.sharedRule(16).mergeAcrossPhases);
+  // Calibrated on the H200 micro suite (arch/CALIBRATION.md): 64/128-bit loads pack lane pairs
+  // into phases of 32/16 lanes; stores and narrower loads never pack; ideal counts duplicates.
+  EXPECT_TRUE(a.sharedIdealCountsDuplicateBytes);
+  EXPECT_EQ(a.sharedRule(8, SharedOp::Load).packedLanesPerPhase, 32u);
+  EXPECT_EQ(a.sharedRule(8, SharedOp::Load).lanesPerPhase, 16u); // from the width's Any rule
+  EXPECT_EQ(a.sharedRule(16, SharedOp::Load).packedLanesPerPhase, 16u);
+  EXPECT_EQ(a.sharedRule(16, SharedOp::Load).packLaneXors, (std::vector<unsigned>{1, 2}));
+  EXPECT_EQ(a.sharedRule(8, SharedOp::Store).packedLanesPerPhase, 0u); // falls back to Any
+  EXPECT_EQ(a.sharedRule(8, SharedOp::Store).op, SharedOp::Any);
+  EXPECT_EQ(a.sharedRule(4, SharedOp::Load).packedLanesPerPhase, 0u);
   // Every field group carries a citation; sm_90 overrides the global/shared ones with the H200
   // measurements.
   for (const char *g : {"warp", "global", "shared", "capacity"}) EXPECT_FALSE(a.sources[g].empty()) << g;
@@ -64,6 +74,9 @@ TEST(ArchSpec, ChildrenOverrideOnlyWhatDiffers) {
   EXPECT_EQ(v.sharedBytesPerSmMax, 96u * 1024);
   EXPECT_EQ(t.sharedBytesPerSmMax, 64u * 1024);  // overridden by sm_75
   EXPECT_EQ(t.sharedRule(8).lanesPerPhase, 16u); // inherited from sm_70
+  EXPECT_FALSE(v.sharedIdealCountsDuplicateBytes); // older arches: unmeasured, old rule kept
+  EXPECT_FALSE(ad.idealCountsDuplicateBytes);
+  EXPECT_EQ(ad.sharedRule(8, SharedOp::Load).packedLanesPerPhase, 0u);
   EXPECT_EQ(a.l2Bytes, 40u * 1024 * 1024);
   EXPECT_EQ(ga.sharedBytesPerSmMax, 100u * 1024);
   EXPECT_EQ(ad.l2Bytes, 0u);                      // unknown: varies by chip
@@ -108,6 +121,25 @@ TEST(ArchSpec, BadFilesNameTheFileAndKey) {
       "shared": {"rules": {"8": {"lanesPerPhase": 0}}, "source": "s"}})");
   EXPECT_NE(e.find("'shared.rules.8.lanesPerPhase': 0 is outside 1..32"), std::string::npos) << e;
 
+  e = errorOf("bad10.json", R"({"name": "b", "inherits": "sm_90", "description": "d",
+      "shared": {"rules": {"8": {"ld": {"packLaneXors": [1, 32]}}}, "source": "s"}})");
+  EXPECT_NE(e.find("'shared.rules.8.ld.packLaneXors': element 32 is outside 1..31"),
+            std::string::npos) << e;
+
+  e = errorOf("bad11.json", R"({"name": "b", "inherits": "sm_90", "description": "d",
+      "shared": {"rules": {"16": {"ld": {"packLaneXors": 1}}}, "source": "s"}})");
+  EXPECT_NE(e.find("'shared.rules.16.ld.packLaneXors': expected a list of unsigned integers"),
+            std::string::npos) << e;
+
+  e = errorOf("bad12.json", R"({"name": "b", "inherits": "sm_90", "description": "d",
+      "shared": {"rules": {"8": {"ld": {"packedLanesPerPhase": 8}}}, "source": "s"}})");
+  EXPECT_NE(e.find("bad12.json: key 'shared.rules.8.ld.packedLanesPerPhase': 8 is smaller than "
+                   "lanesPerPhase 16"), std::string::npos) << e;
+
+  e = errorOf("bad13.json", R"({"name": "b", "inherits": "sm_90", "description": "d",
+      "shared": {"rules": {"8": {"atom": {"lanesPerPhase": 8}}}, "source": "s"}})");
+  EXPECT_NE(e.find("'shared.rules.8.atom.lanesPerPhase': unknown key"), std::string::npos) << e;
+
   e = errorOf("bad5.json", R"({"name": "b", "inherits": "sm_90", "description": "d",
       "capacity": {"l2Bytes": 5}})");
   EXPECT_NE(e.find("bad5.json: key 'capacity': field group has no \"source\""), std::string::npos) << e;
@@ -127,6 +159,24 @@ TEST(ArchSpec, BadFilesNameTheFileAndKey) {
       "global": {"lineBytes": 16, "source": "s"}})");
   EXPECT_NE(e.find("'global.lineBytes': 16 is smaller than global.sectorBytes 32"),
             std::string::npos) << e;
+}
+
+TEST(ArchSpec, OpOverridesResolveOverTheWidthRule) {
+  // A store override changes only its own field; the load rule of sm_90 is kept.
+  auto a = loadArchText("o.json", R"({"name": "o", "inherits": "sm_90", "description": "d",
+      "shared": {"rules": {"8": {"lanesPerPhase": 8, "st": {"mergeAcrossPhases": true}}},
+      "source": "s"}})");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  const SharedWidthRule &st = a->sharedRule(8, SharedOp::Store);
+  EXPECT_EQ(st.op, SharedOp::Store);
+  EXPECT_TRUE(st.mergeAcrossPhases);
+  EXPECT_EQ(st.lanesPerPhase, 8u); // from this file's Any rule for width 8
+  const SharedWidthRule &ld = a->sharedRule(8, SharedOp::Load);
+  EXPECT_FALSE(ld.mergeAcrossPhases);
+  EXPECT_EQ(ld.lanesPerPhase, 8u);
+  EXPECT_EQ(ld.packedLanesPerPhase, 32u); // inherited from sm_90
+  EXPECT_EQ(a->sharedRule(8).op, SharedOp::Any);
+  EXPECT_FALSE(a->sharedRule(8).mergeAcrossPhases);
 }
 
 TEST(ArchSpec, FilesOnDiskFindParentsBesideThem) {

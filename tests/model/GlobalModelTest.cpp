@@ -159,26 +159,48 @@ TEST(GlobalModel, PartialMasksCountOnlyActiveLanes) {
 
 TEST(GlobalModel, LanesSharingASectorShareIt) {
   GlobalModel m(sm90());
-  // All lanes store to one word: 1 sector, 1 line; 4 distinct bytes -> ideal 1.
+  // All lanes store to one word: 1 sector, 1 line; ideal min(1 sector, 128 / 32) = 1
+  // (gl_st_b4_bcast measured 1).
   GlobalCost c = m.cost(warp(4, [](unsigned) { return kBase + 64; }, 0xffffffffu, Op::Store));
   EXPECT_EQ(c.sectors, 1u);
   EXPECT_EQ(c.sectorsIdeal, 1u);
   EXPECT_EQ(c.bytes, 128u);
-  // Pairs of lanes on one word (i/2): 64 distinct bytes in sectors 0,1 -> 2 sectors, ideal 2.
+  // Pairs of lanes on one word (i/2): 64 bytes in sectors 0,1 -> 2 sectors; ideal min(2, 4) = 2.
   GlobalCost p = m.cost(warp(4, [](unsigned i) { return kBase + 4 * (i / 2); }));
   EXPECT_EQ(p.sectors, 2u);
   EXPECT_EQ(p.sectorsIdeal, 2u);
 }
 
-TEST(GlobalModel, IdealCanCountDuplicateBytesWhenArchSaysSo) {
-  auto a = arch::loadArchText("dup.json", R"({"name": "dup", "inherits": "sm_90",
-      "description": "test", "global": {"idealCountsDuplicateBytes": true, "source": "test"}})");
+TEST(GlobalModel, IdealCountsDuplicateBytesCappedAtSectorsOnSm90) {
+  GlobalModel m(sm90());
+  // sgemm_naive_1024 (measured_seeds.json) A[row*K + k]: lanes 0-15 read one float, lanes 16-31
+  // another 4096 bytes further -> 2 sectors; ideal min(2, 32 x 4 / 32 = 4) = 2 (measured 2 per
+  // request: smsp__sass_sectors_mem_global_ideal 134348800 for the launch; distinct bytes = 8
+  // would give 1).
+  GlobalCost a = m.cost(warp(4, [](unsigned i) { return kBase + (i / 16) * 4096; }));
+  EXPECT_EQ(a.sectors, 2u);
+  EXPECT_EQ(a.sectorsIdeal, 2u);
+  // gl_ld_b16_bcast: one float4 for every lane -> 1 sector; ideal min(1, 512 / 32) = 1.
+  EXPECT_EQ(m.cost(warp(16, [](unsigned) { return kBase; })).sectorsIdeal, 1u);
+  // gl_ld_b4_s8: lane i at 32*i -> 32 sectors; ideal min(32, 128 / 32) = 4.
+  GlobalCost s8 = m.cost(warp(4, [](unsigned i) { return kBase + 32 * i; }));
+  EXPECT_EQ(s8.sectors, 32u);
+  EXPECT_EQ(s8.sectorsIdeal, 4u);
+  // gl_ld_b4_s1_off4: 128 bytes from 4 bytes past an aligned base -> 5 sectors; ideal 4.
+  GlobalCost off = m.cost(warp(4, [](unsigned i) { return kBase + 4 + 4 * i; }));
+  EXPECT_EQ(off.sectors, 5u);
+  EXPECT_EQ(off.sectorsIdeal, 4u);
+}
+
+TEST(GlobalModel, IdealCanCountDistinctBytesWhenArchSaysSo) {
+  auto a = arch::loadArchText("distinct.json", R"({"name": "distinct", "inherits": "sm_90",
+      "description": "test", "global": {"idealCountsDuplicateBytes": false, "source": "test"}})");
   ASSERT_TRUE(a.ok()) << a.error().message;
   GlobalModel m(a.value());
-  // Broadcast of one float: 32 lanes x 4 bytes counted = 128 bytes -> ideal 4 (distinct: 1).
-  GlobalCost c = m.cost(warp(4, [](unsigned) { return kBase; }));
-  EXPECT_EQ(c.sectors, 1u);
-  EXPECT_EQ(c.sectorsIdeal, 4u);
+  // The sgemm A pattern: 8 distinct bytes -> ideal 1 (sectors still 2).
+  GlobalCost c = m.cost(warp(4, [](unsigned i) { return kBase + (i / 16) * 4096; }));
+  EXPECT_EQ(c.sectors, 2u);
+  EXPECT_EQ(c.sectorsIdeal, 1u);
 }
 
 TEST(GlobalModel, TileRowPiecesInTwoLinesAreTwoTagRequests) {

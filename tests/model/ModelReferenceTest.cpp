@@ -1,7 +1,8 @@
 /// \file
 /// Cross-checks the optimised models against plain reference implementations of the written rules
-/// (std::set/std::map, lane by lane) on many generated warps: random, strided, broadcast,
-/// partial masks, misaligned and sparse addresses, every width, phases on and off.
+/// (std::set/std::map, lane by lane) on many generated warps: random, strided, broadcast, pairs,
+/// partial masks, misaligned and sparse addresses, every width, loads and stores, phases on and
+/// off, packed layouts, both ideal rules.
 #include "arch/ArchSpec.h"
 #include "model/GlobalModel.h"
 #include "model/SharedModel.h"
@@ -34,19 +35,38 @@ GlobalCost referenceGlobal(const arch::ArchSpec &a, const AccessEvent &e) {
   c.lines = unsigned(lines.size());
   c.bytes = unsigned(e.active.count()) * e.widthBytes;
   std::uint64_t idealBytes = a.idealCountsDuplicateBytes ? c.bytes : bytes.size();
-  c.sectorsIdeal = unsigned((idealBytes + a.sectorBytes - 1) / a.sectorBytes);
+  c.sectorsIdeal = std::min(c.sectors, unsigned((idealBytes + a.sectorBytes - 1) / a.sectorBytes));
   return c;
 }
 
 SharedCost referenceShared(const arch::ArchSpec &a, const AccessEvent &e) {
   SharedCost c;
   if (e.active.empty()) return c;
-  const arch::SharedWidthRule &r = a.sharedRule(e.widthBytes);
+  const arch::SharedOp op = e.op == Op::Load    ? arch::SharedOp::Load
+                            : e.op == Op::Store ? arch::SharedOp::Store
+                                                : arch::SharedOp::Any;
+  const arch::SharedWidthRule &r = a.sharedRule(e.widthBytes, op);
+  unsigned lanesPerPhase = r.lanesPerPhase;
+  if (r.packedLanesPerPhase) {
+    for (unsigned x : r.packLaneXors) {
+      bool agree = true;
+      for (unsigned l = 0; l < 32; ++l)
+        if (e.active.test(l) && e.active.test(l ^ x) && e.addr[l].value != e.addr[l ^ x].value)
+          agree = false;
+      if (agree) {
+        lanesPerPhase = r.packedLanesPerPhase;
+        c.packed = true;
+        break;
+      }
+    }
+  }
   std::map<std::pair<unsigned, unsigned>, std::set<std::uint64_t>> words; // (phase, bank)
   std::set<std::uint64_t> bytes;
+  std::set<unsigned> phases;
   for (unsigned l = 0; l < 32; ++l) {
     if (!e.active.test(l)) continue;
-    unsigned phase = r.mergeAcrossPhases ? 0 : l / r.lanesPerPhase;
+    unsigned phase = r.mergeAcrossPhases ? 0 : l / lanesPerPhase;
+    phases.insert(phase);
     for (unsigned b = 0; b < e.widthBytes; ++b) {
       std::uint64_t byte = e.addr[l].value + b;
       bytes.insert(byte);
@@ -61,8 +81,13 @@ SharedCost referenceShared(const arch::ArchSpec &a, const AccessEvent &e) {
     c.wavefronts += n;
     c.conflictWays = std::max(c.conflictWays, n);
   }
-  unsigned perWave = a.sharedBanks * a.bankWidthBytes;
-  c.wavefrontsIdeal = std::max(1u, unsigned((bytes.size() + perWave - 1) / perWave));
+  c.wavefrontsConflictFree = unsigned(phases.size());
+  const std::uint64_t idealBytes = a.sharedIdealCountsDuplicateBytes
+                                       ? std::uint64_t(e.active.count()) * e.widthBytes
+                                       : bytes.size();
+  const unsigned perWave = a.sharedBanks * a.bankWidthBytes;
+  c.wavefrontsIdeal = std::max(1u, unsigned((idealBytes + perWave - 1) / perWave));
+  c.wavefrontsIdeal = std::min(c.wavefrontsIdeal, c.wavefronts);
   return c;
 }
 
@@ -71,6 +96,8 @@ AccessEvent randomEvent(std::mt19937_64 &rng, Space space) {
   static const unsigned widths[] = {1, 2, 4, 8, 16};
   AccessEvent e;
   e.space = space;
+  static const Op ops[] = {Op::Load, Op::Store, Op::Atomic};
+  e.op = ops[rng() % 3];
   e.widthBytes = std::uint8_t(widths[rng() % 5]);
   const unsigned w = e.widthBytes;
   switch (rng() % 4) {
@@ -81,7 +108,8 @@ AccessEvent randomEvent(std::mt19937_64 &rng, Space space) {
   }
   const std::uint64_t span = space == Space::Shared ? 64 * 1024 : 1 << 24;
   std::uint64_t base = (rng() % span) / w * w;
-  const unsigned kind = unsigned(rng() % 6);
+  const unsigned kind = unsigned(rng() % 8);
+  const unsigned pairXor = 1u << (rng() % 5); // lanes l and l^pairXor share an address
   const std::uint64_t stride = (rng() % 70) * w;
   for (unsigned l = 0; l < 32; ++l) {
     std::uint64_t a = base;
@@ -91,6 +119,8 @@ AccessEvent randomEvent(std::mt19937_64 &rng, Space space) {
     case 2: break;                                                   // broadcast
     case 3: a = base + (31 - l) * w; break;                          // reversed
     case 4: a = base + (l % 4) * stride + (l / 4) * w; break;        // small groups
+    case 6: a = base + (l & ~pairXor) * stride; break;               // pairs, strided
+    case 7: a = base + ((l & ~pairXor) % 5) * 128; break;            // pairs, same banks
     default: a = (std::uint64_t(rng() % 8) << 22) + l * w + (rng() % 2) * 4; break; // sparse/misaligned
     }
     e.addr[l] = ByteAddress{a};
@@ -115,6 +145,8 @@ void checkArch(const arch::ArchSpec &a, unsigned n, std::uint64_t seed) {
     ASSERT_EQ(sg.wavefronts, sw.wavefronts) << "event " << i << " width " << unsigned(s.widthBytes);
     ASSERT_EQ(sg.wavefrontsIdeal, sw.wavefrontsIdeal) << "event " << i;
     ASSERT_EQ(sg.conflictWays, sw.conflictWays) << "event " << i;
+    ASSERT_EQ(sg.wavefrontsConflictFree, sw.wavefrontsConflictFree) << "event " << i;
+    ASSERT_EQ(sg.packed, sw.packed) << "event " << i;
   }
 }
 
@@ -131,6 +163,19 @@ TEST(ModelReference, MergedPhasesAndDuplicateBytesMatchReference) {
       "16": {"lanesPerPhase": 4}}, "source": "t"}})");
   ASSERT_TRUE(a.ok()) << a.error().message;
   checkArch(a.value(), 20000, 2);
+}
+
+TEST(ModelReference, OlderArchAndOtherPackingsMatchReference) {
+  // sm_70: no packing, distinct-byte ideal (unmeasured there; the file keeps the old rule).
+  auto v = arch::loadArch("sm_70");
+  ASSERT_TRUE(v.ok());
+  checkArch(v.value(), 10000, 3);
+  auto a = arch::loadArchText("pack.json", R"({"name": "pack", "inherits": "sm_90",
+      "description": "test", "shared": {"idealCountsDuplicateBytes": false, "rules": {
+      "4": {"ld": {"packedLanesPerPhase": 32, "packLaneXors": [4]}, "st": {"lanesPerPhase": 16}},
+      "8": {"st": {"packedLanesPerPhase": 32, "packLaneXors": [8, 16]}}}, "source": "t"}})");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  checkArch(a.value(), 10000, 4);
 }
 
 } // namespace

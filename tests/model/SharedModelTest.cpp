@@ -1,7 +1,8 @@
 /// \file
 /// Rule tests for the shared-memory bank model against every shared figure in notes/HARDWARE.md
-/// (sm_90: 32 banks x 4 bytes; phases of 32/16/8 lanes for 4/8/16-byte accesses), plus the seed
-/// tile patterns. Every expected number is worked out by hand in the comments.
+/// and the H200 micro suite (validation/h200/measured_micro.json; sm_90: 32 banks x 4 bytes,
+/// phases of 32/16/8 lanes, packed 64/128-bit loads), plus the seed tile patterns. Every
+/// expected number is worked out by hand in the comments.
 #include "arch/ArchSpec.h"
 #include "model/SharedModel.h"
 
@@ -103,16 +104,112 @@ TEST(SharedModel, BroadcastIsOneWavefront) {
   EXPECT_EQ(m.cost(warp(4, [](unsigned i) { return (i / 2) * 8; })).wavefronts, 1u);
 }
 
-TEST(SharedModel, WidePhasesAreServedSeparatelyByDefault) {
+TEST(SharedModel, WideStoresUsePhasesAndCountDuplicateBytes) {
   SharedModel m(sm90());
-  // All lanes read one double: per the sm_90 data (phases of 16, not merged) each phase needs one
-  // pass -> 2. HARDWARE.md notes hardware may go below this for broadcasts; the calibration
-  // microbenchmarks decide, and the data file changes (not this model) if they disagree.
-  SharedCost c = m.cost(warp(8, [](unsigned) { return 64; }));
+  // All lanes store one double: stores never pack, phases of 16 -> 1 pass each -> 2. Ideal counts
+  // every lane's bytes: 32 x 8 = 256 -> 2 (measured sh_st_b8_bcast: 8 wavefronts, 8 ideal for
+  // 4 warps = 2 and 2 per warp).
+  SharedCost c = m.cost(warp(8, [](unsigned) { return 64; }, 0xffffffffu, Op::Store));
   EXPECT_EQ(c.wavefronts, 2u);
-  EXPECT_EQ(c.wavefrontsIdeal, 1u);
+  EXPECT_EQ(c.wavefrontsIdeal, 2u);
+  EXPECT_EQ(c.wavefrontsConflictFree, 2u);
+  EXPECT_FALSE(c.packed);
+  // float4 store, lanes 2k and 2k+1 on element k (sh_st_b16_pairsame: 16 and 16 for 4 warps):
+  // phases of 8 lanes, each 4 elements = 64 bytes, no conflict -> 4; ideal 512/128 = 4.
+  SharedCost p = m.cost(warp(16, [](unsigned i) { return 16 * (i / 2); }, 0xffffffffu, Op::Store));
+  EXPECT_EQ(p.wavefronts, 4u);
+  EXPECT_EQ(p.wavefrontsIdeal, 4u);
   // Only lanes 0..15 active: phase 1 is empty -> 1.
   EXPECT_EQ(m.cost(warp(8, [](unsigned i) { return 8 * i; }, 0x0000ffffu)).wavefronts, 1u);
+}
+
+/// One micro-suite pattern: element index of lane l = (l & (2^shift - 1)) * stride +
+/// (l >> shift) * group (kernels/micro/shared_access.cu), and the measured per-warp figures.
+struct Micro {
+  const char *launch;
+  unsigned width, stride, shift, group;
+  std::uint32_t mask;
+  unsigned wavefronts, ideal, conflictFree; ///< conflictFree: wavefronts - l1tex conflicts/warp
+};
+
+TEST(SharedModel, WideLoadsMatchTheH200MicroSuite) {
+  SharedModel m(sm90());
+  // Per warp = measured value / 4 warps. Derivations (P = packed: every active lane reads the
+  // address of its lane^1 partner, so phases hold 32 lanes for 8 B, 16 lanes for 16 B):
+  //  b8 bcast: P, one phase, one word pair -> 1; ideal min(1, 256/128) = 1.
+  //  b8 halfsame/quartersame/eighthsame: lane^1 differ -> phases of 16, each <= 128 B of
+  //    distinct words -> 1 + 1 = 2; ideal 2.
+  //  b8 pairsame (element l/2): P, 16 elements = words 0..31 -> 1.
+  //  b8 2addr_samebank (elements 0 and 16 = words 0,1 and 32,33): P, banks 0/1 hold 2 words -> 2;
+  //    ideal min(2, 2) = 2, but one packed phase -> 1 conflict-free (l1tex conflicts 4 = 1/warp).
+  //  b8 2addr/4addr_diffbank (elements 0..3): P, distinct banks -> 1.
+  //  b8 4addr_samebank (elements 0,16,32,48): P, bank 0 holds 4 words -> 4; ideal 2; conflicts 3.
+  //  b8 s1_even (elements 0,2,..,30, odd lanes off): P (partners inactive), words 4k,4k+1 for
+  //    k < 16: bank 0 holds words 0 and 32 -> 2; ideal 16 x 8 / 128 = 1; conflict-free 1.
+  //  b16 bcast/pairsame/2addr/4addr_diffbank: P, phases of 16 lanes; each half reads <= 128 B
+  //    without conflict -> 2; ideal min(2, 4) = 2.
+  //  b16 2addr_samebank (elements 0 and 8: half 0 reads bytes 0-15, half 1 bytes 128-143) -> 2.
+  //  b16 4addr_samebank (quarters on elements 0,8,16,24): P, half 0 reads elements 0 and 8 =
+  //    words 0-3 and 32-35 -> 2 per half -> 4; ideal min(4, 4) = 4; conflict-free 2.
+  //  b16 halfsame/quartersame/eighthsame: lane^1 differ -> phases of 8 lanes, 1 each -> 4.
+  //  b16 s1_even: P, half 0 = elements 0,2,..,14: bank 0 holds words 0 and 32 -> 2 per half -> 4;
+  //    ideal 16 x 16 / 128 = 2; conflict-free 2.
+  const Micro cases[] = {
+      {"sh_ld_b8_bcast", 8, 0, 5, 0, ~0u, 1, 1, 1},
+      {"sh_ld_b8_halfsame", 8, 1, 4, 0, ~0u, 2, 2, 2},
+      {"sh_ld_b8_quartersame", 8, 1, 3, 0, ~0u, 2, 2, 2},
+      {"sh_ld_b8_eighthsame", 8, 1, 2, 0, ~0u, 2, 2, 2},
+      {"sh_ld_b8_pairsame", 8, 0, 1, 1, ~0u, 1, 1, 1},
+      {"sh_ld_b8_halfshift", 8, 1, 4, 32, ~0u, 2, 2, 2},
+      {"sh_ld_b8_2addr_samebank", 8, 0, 4, 16, ~0u, 2, 2, 1},
+      {"sh_ld_b8_2addr_diffbank", 8, 0, 4, 1, ~0u, 1, 1, 1},
+      {"sh_ld_b8_4addr_samebank", 8, 0, 3, 16, ~0u, 4, 2, 1},
+      {"sh_ld_b8_4addr_diffbank", 8, 0, 3, 1, ~0u, 1, 1, 1},
+      {"sh_ld_b8_s1_even", 8, 1, 5, 0, 0x55555555u, 2, 1, 1},
+      {"sh_ld_b8_s1_first8", 8, 1, 5, 0, 0xffu, 1, 1, 1},
+      {"sh_ld_b8_s1_first16", 8, 1, 5, 0, 0xffffu, 1, 1, 1},
+      {"sh_ld_b16_bcast", 16, 0, 5, 0, ~0u, 2, 2, 2},
+      {"sh_ld_b16_halfsame", 16, 1, 4, 0, ~0u, 4, 4, 4},
+      {"sh_ld_b16_quartersame", 16, 1, 3, 0, ~0u, 4, 4, 4},
+      {"sh_ld_b16_eighthsame", 16, 1, 2, 0, ~0u, 4, 4, 4},
+      {"sh_ld_b16_pairsame", 16, 0, 1, 1, ~0u, 2, 2, 2},
+      {"sh_ld_b16_halfshift", 16, 1, 4, 32, ~0u, 4, 4, 4},
+      {"sh_ld_b16_2addr_samebank", 16, 0, 4, 8, ~0u, 2, 2, 2},
+      {"sh_ld_b16_2addr_diffbank", 16, 0, 4, 1, ~0u, 2, 2, 2},
+      {"sh_ld_b16_4addr_samebank", 16, 0, 3, 8, ~0u, 4, 4, 2},
+      {"sh_ld_b16_4addr_diffbank", 16, 0, 3, 1, ~0u, 2, 2, 2},
+      {"sh_ld_b16_s1_even", 16, 1, 5, 0, 0x55555555u, 4, 2, 2},
+      {"sh_ld_b16_s1_first8", 16, 1, 5, 0, 0xffu, 1, 1, 1},
+      {"sh_ld_b16_s1_first16", 16, 1, 5, 0, 0xffffu, 2, 2, 2},
+  };
+  for (const Micro &k : cases) {
+    auto addrOf = [&](unsigned l) {
+      return std::uint64_t((l & ((1u << k.shift) - 1)) * k.stride + (l >> k.shift) * k.group) *
+             k.width;
+    };
+    SharedCost c = m.cost(warp(k.width, addrOf, k.mask));
+    EXPECT_EQ(c.wavefronts, k.wavefronts) << k.launch;
+    EXPECT_EQ(c.wavefrontsIdeal, k.ideal) << k.launch;
+    EXPECT_EQ(c.wavefrontsConflictFree, k.conflictFree) << k.launch;
+  }
+}
+
+TEST(SharedModel, PackingNeedsEveryActivePairToAgree) {
+  SharedModel m(sm90());
+  // Doubles, lanes 2k and 2k+1 on element k except lane 31 on element 40 (word 80, bank 16):
+  // the pair test fails -> phases of 16. Phase 0: elements 0..7 -> 1; phase 1: elements 8..14
+  // (words 16..29) and 40 (words 80, 81 in banks 16, 17, beside words 16, 17) -> 2. Total 3.
+  SharedCost c = m.cost(warp(8, [](unsigned i) { return i == 31 ? 320u : 8u * (i / 2); }));
+  EXPECT_FALSE(c.packed);
+  EXPECT_EQ(c.wavefronts, 3u);
+  EXPECT_EQ(c.wavefrontsIdeal, 2u);
+  // Lanes n and n^2 agree (element (l & 1) + 2 * (l / 4)), lane^1 do not: packed by the XOR-2
+  // rule (NVIDIA's statement for CC 7.x, unmeasured on sm_90): 16 elements = words 0..31 -> 1.
+  SharedCost x2 = m.cost(warp(8, [](unsigned i) { return 8u * ((i & 1) + 2 * (i / 4)); }));
+  EXPECT_TRUE(x2.packed);
+  EXPECT_EQ(x2.wavefronts, 1u);
+  // 4-byte loads have no packed layout: broadcast stays 1 phase of 32 lanes.
+  EXPECT_FALSE(m.cost(warp(4, [](unsigned) { return 0; })).packed);
 }
 
 TEST(SharedModel, MergeAcrossPhasesComesFromTheData) {
