@@ -44,7 +44,7 @@ std::string kernelKey(std::string s) {
 
 bool within(double p, double m, const Tolerance &t, double base) {
   const double eps = 1e-9 * std::max({1.0, std::fabs(p), std::fabs(m)});
-  return m >= p - t.below * base - eps && m <= p + t.above * base + eps;
+  return m >= p - t.below * base - t.absolute - eps && m <= p + t.above * base + t.absolute + eps;
 }
 
 std::uint64_t field(const launch::InstructionRecord &r, const std::string &f) {
@@ -298,8 +298,8 @@ Tolerance CompareOptions::toleranceFor(const std::string &metric) const {
   if (chosen) return {*chosen, *chosen};
   if (startsWith(metric, "l1tex__data_pipe_lsu_wavefronts_mem_shared") ||
       startsWith(metric, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared"))
-    return {0.0, 0.05};
-  if (startsWith(metric, "dram__") || startsWith(metric, "lts__")) return {0.10, 0.10};
+    return {0.0, 0.15};
+  if (startsWith(metric, "dram__") || startsWith(metric, "lts__")) return {0.10, 0.15, 65536.0};
   return {0.0, 0.0};
 }
 

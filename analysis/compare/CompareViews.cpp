@@ -150,6 +150,13 @@ std::string summaryLine(const CompareReport &rep) {
 } // namespace
 
 std::string formatTolerance(const Tolerance &t) {
+  if (t.absolute > 0) {
+    Tolerance rel = t;
+    rel.absolute = 0;
+    std::ostringstream os;
+    os << formatTolerance(rel) << " +/-" << static_cast<long long>(t.absolute);
+    return os.str();
+  }
   if (t.below == 0 && t.above == 0) return "exact";
   if (t.below == 0) return "+" + pct(t.above);
   if (t.above == 0) return "-" + pct(t.below);
@@ -203,7 +210,8 @@ nlohmann::json compareToJson(const CompareReport &rep) {
     json metrics = json::array();
     for (const auto &m : l.metrics) {
       json j{{"metric", m.metric}, {"compared", m.compared}, {"ok", m.ok},
-             {"tolerance", {{"below", m.tolerance.below}, {"above", m.tolerance.above}}}};
+             {"tolerance", {{"below", m.tolerance.below}, {"above", m.tolerance.above},
+                            {"absolute", m.tolerance.absolute}}}};
       if (m.predicted) j["predicted"] = *m.predicted;
       if (m.measured) j["measured"] = *m.measured;
       if (m.compared) j["excess"] = m.excess;
