@@ -15,8 +15,10 @@
 #include "sass/SassListing.h"
 #include "sass/Toolchain.h"
 #include "analysis/views/ResultViews.h"
+#include "trace/TraceWriter.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -36,28 +38,65 @@ struct Pipeline::Compiled {
 
 namespace {
 
+/// What sees the SASS-level events of one worker: the statistics, and on request the costliest
+/// warp per site and the trace writer (shared by the one worker a traced run has).
+class ModelListeners : public model::AccessListener {
+public:
+  ModelListeners(const arch::ArchSpec &arch, bool wantWorst, model::AccessListener *trace)
+      : stats(arch), trace_(trace) {
+    if (wantWorst) worst = std::make_unique<model::WorstEventListener>(arch);
+  }
+  void onAccess(const model::AccessEvent &e) override {
+    stats.onAccess(e);
+    if (worst) worst->onAccess(e);
+    if (trace_ && !e.skipped) trace_->onAccess(e); // the format has no skipped flag
+  }
+  void onEnd() override { stats.onEnd(); } // the trace is finished by the pipeline
+
+  model::StatsCollector stats;
+  std::unique_ptr<model::WorstEventListener> worst;
+
+private:
+  model::AccessListener *trace_;
+};
+
 /// Per worker: the DRAM model sees PTX-level events; the statistics see SASS-level events when a
 /// grouping is available (through the GroupingListener), PTX-level ones otherwise.
 class WorkerListener : public model::AccessListener {
 public:
-  WorkerListener(const arch::ArchSpec &arch, const sass::Grouping *grouping)
-      : stats(arch), dram(arch) {
-    if (grouping) grouper = std::make_unique<sass::GroupingListener>(*grouping, stats);
+  WorkerListener(const arch::ArchSpec &arch, const sass::Grouping *grouping, bool wantWorst,
+                 model::AccessListener *trace)
+      : models(arch, wantWorst, trace), dram(arch) {
+    if (grouping) grouper = std::make_unique<sass::GroupingListener>(*grouping, models);
   }
   void onAccess(const model::AccessEvent &e) override {
     dram.onAccess(e);
     if (grouper) grouper->onAccess(e);
-    else stats.onAccess(e);
+    else models.onAccess(e);
   }
   void onEnd() override {
     if (grouper) grouper->onEnd();
-    else stats.onEnd();
+    else models.onEnd();
   }
 
-  model::StatsCollector stats;
+  ModelListeners models;
   model::DramSectorModel dram;
   std::unique_ptr<sass::GroupingListener> grouper;
 };
+
+/// Trace label of a site: "0x01c0 LDS R9, [R6] ; | ld.shared.f32 %f1, [%r9]; | transpose.cu:143".
+std::string traceLabel(const model::SiteInfo &site) {
+  std::string s;
+  if (site.sassPc) {
+    char pc[32];
+    std::snprintf(pc, sizeof pc, "0x%04llx ", static_cast<unsigned long long>(*site.sassPc));
+    s = pc + site.sassText + " | ";
+  }
+  s += site.ptxText;
+  if (!site.sourceFile.empty())
+    s += " | " + fs::path(site.sourceFile).filename().string() + ":" + std::to_string(site.sourceLine);
+  return s;
+}
 
 launch::InstructionRecord record(const model::SiteInfo &site, const model::InstructionStats *st) {
   launch::InstructionRecord r;
@@ -162,7 +201,7 @@ Expected<const Pipeline::Compiled *> Pipeline::compiled(const launch::LaunchSpec
   return raw;
 }
 
-Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec) {
+Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec, RunDetail *detail) {
   WL_TRY(arch, arch::loadArch(options_.arch));
   WL_TRY(comp, compiled(spec));
   const ptx::Module &module = *comp->module;
@@ -208,22 +247,41 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec)
     result.sassSource = "none (PTX-level)";
   }
 
+  const std::vector<model::SiteInfo> &modelSites = grouping ? grouping->sassSites : ptxSites;
+  std::unique_ptr<trace::TraceWriter> traceWriter;
+  if (!options_.tracePath.empty()) {
+    trace::TraceHeader header{options_.arch, mangled, {}};
+    for (const model::SiteInfo &site : modelSites) header.sites.emplace_back(site.site, traceLabel(site));
+    WL_TRY(w, trace::TraceWriter::create(options_.tracePath, header));
+    traceWriter = std::move(w);
+  }
+
   emu::EmuOptions eo;
-  eo.threads = options_.threads;
+  eo.threads = traceWriter ? 1 : options_.threads;
   const sass::Grouping *gp = grouping ? &*grouping : nullptr;
-  WL_TRY(run, emu::runLaunch(module, spec, buffers,
-                             [&] { return std::make_unique<WorkerListener>(arch, gp); }, eo));
+  const bool wantWorst = detail && detail->wantWorst;
+  WL_TRY(run, emu::runLaunch(module, spec, buffers, [&] {
+    return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get());
+  }, eo));
+  if (traceWriter) {
+    traceWriter->onEnd();
+    WL_CHECK(traceWriter->status());
+    if (detail) detail->traceRecords = traceWriter->records();
+  }
 
   model::StatsCollector stats(arch);
   model::DramSectorModel dram(arch);
+  if (wantWorst) detail->worst = std::make_unique<model::WorstEventListener>(arch);
   for (const auto &l : run.listeners) {
     const auto *w = dynamic_cast<const WorkerListener *>(l.get());
     if (!w) continue;
-    stats.merge(w->stats);
+    stats.merge(w->models.stats);
     dram.merge(w->dram);
+    if (wantWorst && w->models.worst) detail->worst->merge(*w->models.worst);
   }
 
   const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
+  if (detail) detail->sites = sites;
   const std::map<std::uint32_t, std::uint32_t> copyGroups =
       grouping ? copyGroupsOf(*grouping) : std::map<std::uint32_t, std::uint32_t>{};
   for (const model::SiteInfo &site : sites) {

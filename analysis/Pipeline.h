@@ -6,6 +6,8 @@
 
 #include "launch/LaunchSpec.h"
 #include "launch/Result.h"
+#include "model/Site.h"
+#include "model/WorstEventListener.h"
 #include "util/Expected.h"
 
 #include <map>
@@ -25,6 +27,19 @@ struct AnalyzeOptions {
   std::string sass = "auto"; ///< auto (listing from the toolchain) | none (PTX-level) | a listing file
   unsigned threads = 0;      ///< emulator worker threads; 0 = hardware concurrency
   std::string cacheDir;      ///< toolchain cache; empty = $WARPLENS_CACHE or ~/.cache/warplens
+  /// When set: every access event the models see (after SASS grouping, with SASS site ids) is
+  /// written to this versioned trace (trace/TraceWriter.h); the emulator then runs on one worker
+  /// so the events are in one file, in execution order. Several launches overwrite it.
+  std::string tracePath;
+};
+
+/// What Pipeline::analyze() can hand back besides the result.
+struct RunDetail {
+  bool wantWorst = false; ///< in: keep the costliest warp execution of every instruction
+  /// out: the site of result.instructions[i], same order (SASS-level ids when grouped)
+  std::vector<model::SiteInfo> sites;
+  std::unique_ptr<model::WorstEventListener> worst; ///< out, when wantWorst
+  std::uint64_t traceRecords = 0; ///< out: events written to AnalyzeOptions::tracePath
 };
 
 /// Note added whenever predictions are per PTX instruction.
@@ -36,7 +51,8 @@ class Pipeline {
 public:
   explicit Pipeline(AnalyzeOptions options);
   ~Pipeline();
-  Expected<launch::LaunchResult> analyze(const launch::LaunchSpec &spec);
+  /// `detail` (optional) asks for and receives more than the result (see RunDetail).
+  Expected<launch::LaunchResult> analyze(const launch::LaunchSpec &spec, RunDetail *detail = nullptr);
 
 private:
   struct Compiled;

@@ -93,28 +93,93 @@ Expected<json> parseArgToken(const std::string &tok) {
 
 } // namespace
 
+const char *launchArgHelp() { return kArgHelp; }
+
+void addLaunchOptions(po::options_description &desc, LaunchCommand &c) {
+  desc.add_options()
+      ("kernel", po::value(&c.kernel), "kernel name: mangled, demangled or unique prefix")
+      ("grid", po::value(&c.grid), "grid X[,Y[,Z]]")
+      ("block", po::value(&c.block), "block X[,Y[,Z]]")
+      ("arg", po::value(&c.args), "kernel parameter (see below), repeat in order")
+      ("dynamic-shared", po::value(&c.dynamicShared), "dynamic shared memory bytes")
+      ("check", po::value(&c.check), "functional check as JSON, as in a launch spec")
+      ("nvcc-flag", po::value(&c.nvccFlags), "extra nvcc flag (repeat)")
+      ("spec", po::value(&c.spec), "launch spec or suite JSON instead of the options above")
+      ("name", po::value(&c.name), "with --spec: the launch to use (default: all)")
+      ("input", po::value(&c.input), "the .cu or .ptx file");
+}
+
+Expected<std::vector<launch::LaunchSpec>> launchSpecs(const LaunchCommand &c) {
+  std::vector<launch::LaunchSpec> specs;
+  if (!c.spec.empty()) {
+    if (!c.input.empty() || !c.kernel.empty() || !c.grid.empty() || !c.block.empty() ||
+        !c.args.empty())
+      return Error{"--spec: give either a spec file or FILE --kernel --grid --block, not both"};
+    WL_TRY(loaded, launch::loadSpecFile(c.spec));
+    for (auto &s : loaded)
+      if (c.name.empty() || s.name == c.name) specs.push_back(std::move(s));
+    if (specs.empty()) {
+      std::string names;
+      for (const auto &s : loaded) names += " " + s.name;
+      return Error{c.spec + ": --name '" + c.name + "': no such launch (have:" + names + ")"};
+    }
+    return specs;
+  }
+  if (c.input.empty()) return Error{"missing input FILE.cu|FILE.ptx (or --spec FILE.json); see --help"};
+  for (const auto &[opt, v] : {std::pair<const char *, const std::string *>{"kernel", &c.kernel},
+                               {"grid", &c.grid}, {"block", &c.block}})
+    if (v->empty()) return Error{std::string("--") + opt + " is required with an input file"};
+  json j = {{"name", c.kernel}, {"source", c.input}, {"kernel", c.kernel}, {"args", json::array()}};
+  WL_TRY(g, parseDims(c.grid, "--grid"));
+  WL_TRY(b, parseDims(c.block, "--block"));
+  j["grid"] = g;
+  j["block"] = b;
+  if (c.dynamicShared) j["dynamic_shared_bytes"] = c.dynamicShared;
+  for (const auto &t : c.args) {
+    WL_TRY(a, parseArgToken(t));
+    j["args"].push_back(a);
+  }
+  if (!c.nvccFlags.empty()) j["nvcc_flags"] = c.nvccFlags;
+  if (!c.check.empty()) {
+    try {
+      j["check"] = json::parse(c.check);
+    } catch (const json::exception &e) {
+      return Error{"--check: not valid JSON: " + std::string(e.what())};
+    }
+  }
+  auto s = launch::parseLaunch(j, std::filesystem::current_path().string(), "command line");
+  if (!s) {
+    Error e = s.error();
+    // Name the --arg token behind "args[i]" too.
+    auto p = e.message.find("args[");
+    if (p != std::string::npos) {
+      std::size_t i = std::strtoul(e.message.c_str() + p + 5, nullptr, 10);
+      if (i < c.args.size()) e.message += " (--arg '" + c.args[i] + "')";
+    }
+    return e;
+  }
+  specs.push_back(std::move(*s));
+  return specs;
+}
+
 int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::string input, kernel, grid, block, spec, name, sass = "auto", arch = "sm_90", format = "text",
-                                                     output, check;
-  std::vector<std::string> argTokens, nvccFlags;
-  unsigned threads = 0, dynShared = 0;
-  desc.add_options()("help,h", "this help")
-      ("kernel", po::value(&kernel), "kernel name: mangled, demangled or unique prefix")
-      ("grid", po::value(&grid), "grid X[,Y[,Z]]")
-      ("block", po::value(&block), "block X[,Y[,Z]]")
-      ("arg", po::value(&argTokens), "kernel parameter (see below), repeat in order")
-      ("dynamic-shared", po::value(&dynShared), "dynamic shared memory bytes")
-      ("check", po::value(&check), "functional check as JSON, as in a launch spec")
-      ("nvcc-flag", po::value(&nvccFlags), "extra nvcc flag (repeat)")
-      ("spec", po::value(&spec), "launch spec or suite JSON instead of the options above")
-      ("name", po::value(&name), "with --spec: the launch to analyze (default: all)")
+  LaunchCommand launchCmd;
+  std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath;
+  unsigned threads = 0;
+  desc.add_options()("help,h", "this help");
+  addLaunchOptions(desc, launchCmd);
+  desc.add_options()
       ("sass", po::value(&sass), "auto | none | FILE (a cuobjdump/nvdisasm listing)")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("format", po::value(&format), "text | json | html")
       ("output,o", po::value(&output), "write here instead of stdout")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
-      ("input", po::value(&input), "the .cu or .ptx file");
+      ("trace", po::value(&tracePath),
+       "also write the access events the models see (after SASS grouping, with SASS site ids; "
+       "labels give pc, SASS, PTX and source line) to this versioned trace FILE.wlt for "
+       "`warplens replay`; the emulator then runs on one worker so the events are in one file, "
+       "in order. One launch only.");
   po::positional_options_description pos;
   pos.add("input", 1);
   po::variables_map vm;
@@ -130,9 +195,11 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
            "                        [--arg SPEC]... [--check JSON]\n"
            "       warplens analyze --spec FILE.json [--name LAUNCH]\n"
            "       common: [--sass auto|FILE|none] [--arch sm_90] [--format text|json|html]\n"
-           "               [-o FILE] [--threads N]\n\n"
+           "               [-o FILE] [--threads N] [--trace FILE.wlt]\n\n"
            "Emulates the launch and predicts, per memory instruction, requests, 32-byte sectors,\n"
            "ideal sectors, shared wavefronts and conflict ways (Nsight Compute metric names).\n"
+           "--trace records the warp accesses (one worker); `warplens replay FILE.wlt` then\n"
+           "reproduces the per-instruction sectors and wavefronts from the file alone.\n"
            "Exit status: 0 ok, 1 functional check failed, 2 bad input.\n\n"
         << desc << "\n" << kArgHelp;
     return 0;
@@ -144,65 +211,20 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   if (format != "text" && format != "json" && format != "html")
     return fail(Error{"--format: unknown format '" + format + "' (expected text, json or html)"});
 
-  std::vector<launch::LaunchSpec> specs;
-  if (!spec.empty()) {
-    if (!input.empty() || !kernel.empty() || !grid.empty() || !block.empty() || !argTokens.empty())
-      return fail(Error{"--spec: give either a spec file or FILE --kernel --grid --block, not both"});
-    auto loaded = launch::loadSpecFile(spec);
-    if (!loaded) return fail(loaded.error());
-    for (auto &s : *loaded)
-      if (name.empty() || s.name == name) specs.push_back(std::move(s));
-    if (specs.empty()) {
-      std::string names;
-      for (const auto &s : *loaded) names += " " + s.name;
-      return fail(Error{spec + ": --name '" + name + "': no such launch (have:" + names + ")"});
-    }
-  } else {
-    if (input.empty()) return fail(Error{"missing input FILE.cu|FILE.ptx (or --spec FILE.json); see --help"});
-    for (const char *req : {"kernel", "grid", "block"})
-      if (!vm.count(req)) return fail(Error{std::string("--") + req + " is required with an input file"});
-    json j = {{"name", kernel}, {"source", input}, {"kernel", kernel}, {"args", json::array()}};
-    auto g = parseDims(grid, "--grid");
-    if (!g) return fail(g.error());
-    auto b = parseDims(block, "--block");
-    if (!b) return fail(b.error());
-    j["grid"] = *g;
-    j["block"] = *b;
-    if (dynShared) j["dynamic_shared_bytes"] = dynShared;
-    for (const auto &t : argTokens) {
-      auto a = parseArgToken(t);
-      if (!a) return fail(a.error());
-      j["args"].push_back(*a);
-    }
-    if (!nvccFlags.empty()) j["nvcc_flags"] = nvccFlags;
-    if (!check.empty()) {
-      try {
-        j["check"] = json::parse(check);
-      } catch (const json::exception &e) {
-        return fail(Error{"--check: not valid JSON: " + std::string(e.what())});
-      }
-    }
-    auto s = launch::parseLaunch(j, std::filesystem::current_path().string(), "command line");
-    if (!s) {
-      Error e = s.error();
-      // Name the --arg token behind "args[i]" too.
-      auto p = e.message.find("args[");
-      if (p != std::string::npos) {
-        std::size_t i = std::strtoul(e.message.c_str() + p + 5, nullptr, 10);
-        if (i < argTokens.size()) e.message += " (--arg '" + argTokens[i] + "')";
-      }
-      return fail(e);
-    }
-    specs.push_back(std::move(*s));
-  }
+  auto specs = launchSpecs(launchCmd);
+  if (!specs) return fail(specs.error());
+  if (!tracePath.empty() && specs->size() > 1)
+    return fail(Error{"--trace '" + tracePath + "': " + launchCmd.spec + " holds " +
+                      std::to_string(specs->size()) + " launches; pick one with --name"});
 
   analysis::AnalyzeOptions opt;
   opt.arch = arch;
   opt.sass = sass;
   opt.threads = threads;
+  opt.tracePath = tracePath;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;
-  for (const auto &s : specs) {
+  for (const auto &s : *specs) {
     auto r = pipeline.analyze(s);
     if (!r) return fail(r.error());
     results.push_back(std::move(*r));

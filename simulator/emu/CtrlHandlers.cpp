@@ -1,8 +1,8 @@
 /// \file
-/// Control flow and warp-collective handlers: bra with divergence (lanes split into per-PC
-/// groups, the lowest PC runs first, groups merge when PCs meet), call/ret frames, exit,
-/// bar.sync, shfl.sync, vote.sync, activemask. Does not model independent thread scheduling
-/// beyond this min-PC order (no forward-progress guarantees for intra-warp spin locks).
+/// Control flow and warp-collective handlers: bra with divergence (per-PC lane groups, lowest PC
+/// first, merging where PCs meet; a uniformly taken forward bra reports the memory instructions
+/// it jumps over), call/ret, exit, bar.sync, shfl, vote, activemask. Does not model independent
+/// thread scheduling beyond this min-PC order (no forward progress for intra-warp spin locks).
 #include "emu/Lanes.h"
 
 namespace warplens::emu {
@@ -40,10 +40,31 @@ void Exec::retireGroup() {
 
 namespace {
 
+/// The executing lanes all jump over the memory instructions of Program::skips[in.skip]: one
+/// skipped event each, except where lanes of the warp still wait at or before the instruction
+/// (waiting groups all sit past the branch: min-PC order). Those lanes may run it in this same
+/// pass over the code, and if ptxas predicated the region the warp executes it once in all, so
+/// the skip is left to them. Lanes parked past the instruction (an enclosing divergent branch)
+/// play no part: a predicated nest still executes the instruction once, with no lanes.
+void emitSkips(Exec &x, const DInstr &in) {
+  const std::uint32_t waitingFrom = x.w->minWait;
+  for (const Program::Skip &s : x.prog->skips[in.skip]) {
+    if (s.pc >= waitingFrom) break; // program order: the rest wait too
+    model::AccessEvent e = s.event;
+    e.block = x.blockLinear;
+    e.warp = x.w->index;
+    x.listener->onAccess(e);
+  }
+}
+
 void bra(Exec &x, const DInstr &in, std::uint32_t m) {
   Warp &w = *x.w;
   std::uint32_t notTaken = w.mask & ~m;
-  if (!notTaken) { w.moveTo(in.target); return; }
+  if (!notTaken) {
+    if (in.skip != kNone) emitSkips(x, in);
+    w.moveTo(in.target);
+    return;
+  }
   if (!m) { w.moveTo(w.pc + 1); return; }
   w.park(in.target, m);
   w.park(w.pc + 1, notTaken);

@@ -64,6 +64,7 @@ public:
     for (const auto *f : funcs_) WL_CHECK(decodeFunction(*f));
     for (auto &in : prog_->code)
       if (in.op == Opcode::Call) in.target = funcBase_[calleeOf(*prog_->srcs[in.src].ins)];
+    findSkippedSites(*prog_);
     return std::move(prog_);
   }
 

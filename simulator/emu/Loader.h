@@ -23,4 +23,11 @@ Expected<std::unique_ptr<Program>> loadProgram(const ptx::Module &module,
                                                const launch::LaunchSpec &spec,
                                                std::vector<launch::HostBuffer> &buffers);
 
+/// For every forward `bra` whose region (the instructions strictly between it and its target)
+/// is a plain forward hammock — no backward branch inside, no branch from outside into its
+/// middle — records the memory instructions of the region in Program::skips and sets the
+/// branch's DInstr::skip. A warp whose active lanes all take such a branch emits one
+/// AccessEvent{skipped = true, active = none} per recorded instruction (see CtrlHandlers.cpp).
+void findSkippedSites(Program &prog);
+
 } // namespace warplens::emu

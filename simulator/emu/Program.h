@@ -47,6 +47,7 @@ struct DInstr {
   std::uint32_t site = 0;        ///< AccessEvent site id (module instruction index)
   std::uint32_t src = 0;         ///< index into Program::srcs
   std::uint32_t aux = 0;         ///< call: index into Program::calls
+  std::uint32_t skip = kNone;    ///< bra: index into Program::skips (sites it jumps over)
   std::uint8_t negMask = 0;      ///< bit i: source a[i] predicate is negated
   bool guardNeg = false;
   bool base32 = false;           ///< base register is 32-bit
@@ -108,6 +109,13 @@ struct Program {
   std::vector<GlobalBuffer> globals;      ///< sorted by base
   std::vector<std::vector<std::uint8_t>> moduleGlobals; ///< storage of module .global variables
   std::vector<model::SiteInfo> sites;
+  /// Per forward branch with memory instructions strictly between it and its target (see
+  /// findSkippedSites): one skipped-event template per such instruction, in program order.
+  struct Skip {
+    std::uint32_t pc = 0;       ///< the memory instruction's index in `code`
+    model::AccessEvent event;   ///< skipped = true, no lanes; block/warp set when emitted
+  };
+  std::vector<std::vector<Skip>> skips;
   std::string path;                 ///< PTX path for messages
   std::string kernel;
 

@@ -34,6 +34,12 @@ struct AccessEvent {
   std::array<ByteAddress, 32> addr{};
   std::uint32_t block = 0; ///< linear block index in the grid
   std::uint32_t warp = 0;  ///< warp index inside the block
+  /// The warp jumped over this instruction: all its active lanes took a forward branch whose
+  /// target lies past it (`active` is empty, addresses unset). Not an execution at PTX level;
+  /// ptxas may have if-converted the branch into a predicated SASS instruction that the warp
+  /// does execute (sass::GroupingListener decides). Listeners that count executions of the
+  /// events they see directly must ignore skipped events.
+  bool skipped = false;
 };
 
 /// Receives access events. Models, statistics and trace writers implement this.

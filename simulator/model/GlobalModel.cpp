@@ -1,11 +1,13 @@
 /// \file
 /// Coalescing model: a warp's active lanes are folded into per-line byte masks (lines are at most
 /// 128 bytes, so one mask is two 64-bit words); sectors, lines and distinct bytes follow from the
-/// masks. Aligned lanes with non-decreasing addresses (coalesced, strided, broadcast) are counted
-/// by a vectorised scan of neighbour changes; anything else goes through a small hash set.
+/// masks. Aligned lanes are counted from their sorted addresses (AVX-512: 32-bit keys relative to
+/// the lowest line, a bitonic network, neighbour changes) or, on other CPUs, by a vectorised scan
+/// of neighbour changes when non-decreasing, else a small hash set.
 #include "model/GlobalModel.h"
 
 #include "model/SmallKeySet.h"
+#include "model/WarpSimd.h"
 
 #include <algorithm>
 #include <bit>
@@ -56,12 +58,45 @@ Scan scanLanes(const std::uint64_t *a, unsigned sectorShift, unsigned lineShift)
 #pragma GCC target("popcnt")
 #endif
 
+#ifdef WARPLENS_MODEL_AVX512
+/// Lanes aligned to a power-of-two width no larger than a sector, any order: keys (address -
+/// lowest line start) / width, sorted; distinct addresses, sectors and lines are the changes
+/// between neighbours of key, key >> (sector shift - width shift), key >> (line shift - ...).
+/// False (c untouched) when an active lane is misaligned or the keys do not fit 32 bits.
+WARPLENS_AVX512_FN bool costSorted(const AccessEvent &event, unsigned width, unsigned sectorShift,
+                                   unsigned lineShift, bool idealDuplicates, GlobalCost &c) {
+  static_assert(sizeof(ByteAddress) == sizeof(std::uint64_t));
+  const std::uint32_t mask = event.active.bits;
+  __m512i v[4];
+  detail::loadAddrs(&event.addr[0].value, v);
+  if (detail::anyMisaligned(v, mask, width - 1)) return false;
+  // Base: the first active lane's line, less 2^31 keys, so keys on both sides of it fit.
+  const unsigned ws = unsigned(std::countr_zero(width));
+  const std::uint64_t first = event.addr[std::countr_zero(mask)].value;
+  const std::uint64_t base = ((first >> lineShift) << lineShift) - (std::uint64_t(1) << (31 + ws));
+  detail::Keys32 k;
+  if (!detail::relativeKeys(v, mask, base, ws, 0xfffffffeu, 0xffffffffu, k)) return false;
+  detail::sort32(k);
+  const unsigned n = unsigned(std::popcount(mask));
+  const std::uint32_t valid = n == 32 ? ~0u : (1u << n) - 1;
+  c.sectors = detail::countChanges(detail::shiftRight(k, sectorShift - ws), valid);
+  c.lines = detail::countChanges(detail::shiftRight(k, lineShift - ws), valid);
+  const std::uint64_t idealBytes =
+      idealDuplicates ? c.bytes : std::uint64_t(detail::countChanges(k, valid)) * width;
+  c.sectorsIdeal = std::min(c.sectors, std::uint32_t((idealBytes + (1u << sectorShift) - 1) >>
+                                                     sectorShift));
+  return true;
+}
+#endif
+
 } // namespace
 
 GlobalModel::GlobalModel(const arch::ArchSpec &arch)
     : sectorShift_(unsigned(std::countr_zero(arch.sectorBytes))),
       lineShift_(unsigned(std::countr_zero(arch.lineBytes))), sectorBytes_(arch.sectorBytes),
-      idealCountsDuplicates_(arch.idealCountsDuplicateBytes) {}
+      idealCountsDuplicates_(arch.idealCountsDuplicateBytes), simd_(detail::cpuHasAvx512()) {}
+
+void GlobalModel::setVectorised(bool on) { simd_ = on && detail::cpuHasAvx512(); }
 
 std::uint32_t GlobalModel::ideal(std::uint64_t bytes, std::uint32_t sectors) const {
   return std::min(sectors, std::uint32_t((bytes + sectorBytes_ - 1) / sectorBytes_));
@@ -129,6 +164,10 @@ GlobalCost GlobalModel::cost(const AccessEvent &event) const {
   // Aligned paths: power-of-two width and every active lane aligned to it, so a lane never
   // leaves its sector, line or 64-byte half, and two lanes' bytes are identical or disjoint.
   if (std::has_single_bit(width) && width <= sectorBytes_) {
+#ifdef WARPLENS_MODEL_AVX512
+    if (simd_ && costSorted(event, width, sectorShift_, lineShift_, idealCountsDuplicates_, c))
+      return c;
+#endif
     alignas(64) std::uint64_t a[32];
     std::uint64_t last = event.addr[std::countr_zero(mask)].value;
     for (unsigned i = 0; i < 32; ++i) { // inactive lanes repeat the previous active address

@@ -24,6 +24,10 @@ class GlobalModel {
 public:
   explicit GlobalModel(const arch::ArchSpec &arch);
   GlobalCost cost(const AccessEvent &event) const;
+  /// Testing: allow the AVX-512 path where the CPU has it (the default), or only the portable
+  /// scalar paths. Both give identical results.
+  void setVectorised(bool on);
+  bool vectorised() const { return simd_; }
 
 private:
   /// Every active lane aligned to a power-of-two width no larger than a sector, in any order.
@@ -35,6 +39,7 @@ private:
   unsigned lineShift_ = 7;
   unsigned sectorBytes_ = 32;
   bool idealCountsDuplicates_ = false;
+  bool simd_ = false; ///< use GlobalModelSimd.cpp's sorted-key path (AVX-512 CPUs)
 };
 
 } // namespace warplens::model

@@ -52,6 +52,7 @@ InstructionStats &StatsCollector::slot(const AccessEvent &e) {
 }
 
 void StatsCollector::onAccess(const AccessEvent &e) {
+  if (e.skipped) return; // jumped over: no execution at this (PTX) level
   InstructionStats &s = slot(e);
   ++s.executed;
   s.threads += unsigned(e.active.count());

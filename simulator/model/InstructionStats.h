@@ -33,7 +33,8 @@ struct InstructionStats {
 
 /// Listener: runs the global model on Global/Local events and the shared model on Shared events,
 /// accumulating per site. Other spaces (const, param, unresolved generic) count executions and
-/// threads only. Sites below kDenseSites live in a vector (no lookup cost); larger ids in a map.
+/// threads only. Skipped events (AccessEvent::skipped) are ignored. Sites below kDenseSites live
+/// in a vector (no lookup cost); larger ids in a map.
 class StatsCollector : public AccessListener {
 public:
   static constexpr std::uint32_t kDenseSites = 1u << 16;

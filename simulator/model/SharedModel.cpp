@@ -5,6 +5,7 @@
 #include "model/SharedModel.h"
 
 #include "model/SmallKeySet.h"
+#include "model/WarpSimd.h"
 
 #include <algorithm>
 #include <bit>
@@ -43,6 +44,7 @@ void SharedModel::setLayout(WidthRule &w, unsigned lanesPerPhase, bool merge) {
   w.lanesPerPhase = std::uint8_t(std::clamp(lanesPerPhase, 1u, 32u));
   w.merge = merge;
   w.numPhases = w.merge ? 1 : std::uint8_t((32 + w.lanesPerPhase - 1) / w.lanesPerPhase);
+  w.sortBlock = w.merge ? 32 : std::has_single_bit(unsigned(w.lanesPerPhase)) ? w.lanesPerPhase : 0;
   for (unsigned lane = 0; lane < 32; ++lane) {
     w.phaseOfLane[lane] = w.merge ? 0 : std::uint8_t(lane / w.lanesPerPhase);
     w.lanesOfPhase[w.phaseOfLane[lane]] |= 1u << lane;
@@ -56,6 +58,8 @@ SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
   bytesPerWavefront_ = arch.sharedBanks * arch.bankWidthBytes;
   rowShift_ = unsigned(std::countr_zero(bytesPerWavefront_));
   idealDuplicates_ = arch.sharedIdealCountsDuplicateBytes;
+  simdAllowed_ = banks_ <= 32 && rowShift_ <= 16; // bank group: 5 bits; keys fit 32 bits
+  simd_ = simdAllowed_ && detail::cpuHasAvx512Bw();
   const unsigned widths[5] = {1, 2, 4, 8, 16};
   const arch::SharedOp ops[3] = {arch::SharedOp::Any, arch::SharedOp::Load, arch::SharedOp::Store};
   for (unsigned o = 0; o < 3; ++o) {
@@ -70,6 +74,10 @@ SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
         if (x >= 1 && x <= 31) rule.packXors |= 1u << x;
     }
   }
+}
+
+void SharedModel::setVectorised(bool on) {
+  simd_ = on && simdAllowed_ && detail::cpuHasAvx512Bw();
 }
 
 const SharedModel::WidthRule &SharedModel::layout(const AccessEvent &event, unsigned width,
@@ -92,16 +100,39 @@ const SharedModel::WidthRule &SharedModel::layout(const AccessEvent &event, unsi
   return o.plain;
 }
 
+unsigned SharedModel::phasesWithLanes(std::uint32_t mask, const WidthRule &r) {
+  unsigned n = 0;
+  for (unsigned p = 0; p < r.numPhases; ++p) n += (mask & r.lanesOfPhase[p]) != 0;
+  return n;
+}
+
 SharedCost SharedModel::cost(const AccessEvent &event) const {
   const std::uint32_t mask = event.active.bits;
   if (mask == 0) return {};
   const unsigned width = clampWidth(event.widthBytes);
+  const OpRule &o = rules_[opSlot(event.op)][widthIndex(width)];
+  if (simd_ && idealDuplicates_ && std::has_single_bit(width)) {
+    // Built from scalars at the end: a struct filled through memory stalls store forwarding.
+    const std::uint64_t v = costVectorised(event, width, o);
+    if (v) {
+      const std::uint32_t wavefronts = std::uint32_t(v & 0xffff);
+      const bool packed = (v >> 32) & 1;
+      const std::uint32_t bytes = std::uint32_t(std::popcount(mask)) * width;
+      const std::uint32_t ideal = std::max(1u, (bytes + bytesPerWavefront_ - 1) >> rowShift_);
+      SharedCost c;
+      c.wavefronts = wavefronts;
+      c.wavefrontsIdeal = std::min(ideal, wavefronts);
+      c.conflictWays = std::uint32_t((v >> 16) & 0xffff);
+      c.wavefrontsConflictFree = phasesWithLanes(mask, packed ? o.packed : o.plain);
+      c.packed = packed;
+      return c;
+    }
+  }
   bool packed = false;
   const WidthRule &r = layout(event, width, packed);
   SharedCost c = costWith(event, width, r);
   c.packed = packed;
-  for (unsigned p = 0; p < r.numPhases; ++p)
-    c.wavefrontsConflictFree += (mask & r.lanesOfPhase[p]) != 0;
+  c.wavefrontsConflictFree = phasesWithLanes(mask, r);
   if (idealDuplicates_) {
     std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
     c.wavefrontsIdeal = std::max<std::uint32_t>(

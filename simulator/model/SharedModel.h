@@ -59,6 +59,10 @@ public:
   explicit SharedModel(const arch::ArchSpec &arch);
   SharedCost cost(const AccessEvent &event) const;
   BankDiagram diagram(const AccessEvent &event) const;
+  /// Testing: allow the AVX-512 path where the CPU has it (the default), or only the portable
+  /// scalar paths. Both give identical results.
+  void setVectorised(bool on);
+  bool vectorised() const { return simd_; }
 
 private:
   struct WidthRule {
@@ -67,6 +71,9 @@ private:
     bool merge = false;
     std::uint8_t phaseOfLane[32] = {};
     std::uint32_t lanesOfPhase[32] = {};
+    /// Lanes costVectorised() sorts together: the phase (32 if merged); 0 when phases are not
+    /// power-of-two blocks (that path then declines).
+    std::uint8_t sortBlock = 32;
   };
   /// One (op, width): the plain phase layout, and the packed one with the lane XORs allowing it.
   struct OpRule {
@@ -85,6 +92,23 @@ private:
   /// Aligned accesses within 2048 rows (banks * bank width bytes each): direct-mapped tables.
   SharedCost costAligned(const AccessEvent &event, unsigned width, const WidthRule &r,
                          std::uint64_t rowMin) const;
+  /// AVX-512BW (SharedModelSimd.cpp), for the duplicate-counting ideal: lanes aligned to a
+  /// power-of-two width, rows within 2^10 of the first active lane's. Returns packVectorCost(...), or 0 when
+  /// the event needs costWith().
+  std::uint64_t costVectorised(const AccessEvent &event, unsigned width, const OpRule &o) const;
+
+public:
+  /// Internal: costVectorised()'s result in one register (bits 0-15 wavefronts, 16-31 conflict
+  /// ways, bit 32 packed, bit 33 set).
+  static constexpr std::uint64_t packVectorCost(std::uint32_t wavefronts, std::uint32_t ways,
+                                                bool packed) {
+    return wavefronts | std::uint64_t(ways) << 16 | std::uint64_t(packed) << 32 |
+           std::uint64_t(1) << 33;
+  }
+
+private:
+  /// Phases of layout r with an active lane (the conflict-free wavefronts).
+  static unsigned phasesWithLanes(std::uint32_t mask, const WidthRule &r);
   /// Anything else (misaligned lanes, sparse addresses): a hash set of words.
   SharedCost costGeneral(const AccessEvent &event, unsigned width, const WidthRule &r) const;
 
@@ -96,6 +120,8 @@ private:
   unsigned banks_ = 32;
   unsigned bytesPerWavefront_ = 128;
   unsigned rowShift_ = 7;      ///< log2(banks * bank width): a row holds one word per bank
+  bool simd_ = false;          ///< costVectorised() may be used (CPU, banks and rows allow it)
+  bool simdAllowed_ = false;   ///< the arch's banks (<= 32) and rows (<= 1 KiB) suit it
 };
 
 } // namespace warplens::model

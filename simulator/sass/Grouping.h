@@ -61,8 +61,16 @@ struct PtxAddress {
 };
 std::optional<PtxAddress> parsePtxAddress(const std::string &ptxText);
 
+/// True when a SASS instruction's text opens with a guard predicate ("@!P1 LDG.E.128 ...",
+/// "@P0 ...", "@UP2 ..."); "@PT"/"@!PT" and unguarded text are false.
+bool hasGuardPredicate(const std::string &sassText);
+
 /// Rewrites PTX-level events into SASS-level events for `downstream`: components of one SASS
 /// instruction executed by the same warp are merged into one event of the SASS width.
+/// Skipped events (the warp jumped over the PTX instruction, AccessEvent::skipped) become an
+/// ordinary execution with no active lanes when the SASS instruction they reach carries a guard
+/// predicate — ptxas turned the branch into predication, and a warp executes a predicated
+/// instruction even with every lane off — and are dropped otherwise (ptxas kept the branch).
 /// One per emulator worker (it keeps per-warp state); `grouping` must outlive it. Usage:
 ///   factory = [&] { return std::make_unique<GroupingListener>(
 ///                       grouping, std::make_unique<model::StatsCollector>(arch)); };
@@ -86,6 +94,10 @@ public:
   std::uint64_t unknownSites() const { return unknown_; }
   /// Loop instances whose remainder (m mod U > 0) went to tail copies.
   std::uint64_t remainders() const { return remainders_; }
+  /// Skipped (PTX-level) events that reached a guarded SASS instruction (its components
+  /// counted separately) / that were dropped (unguarded or unknown site).
+  std::uint64_t skippedExecuted() const { return skippedExecuted_; }
+  std::uint64_t skippedDropped() const { return skippedDropped_; }
 
 private:
   struct Pending {
@@ -121,6 +133,11 @@ private:
   std::map<std::pair<std::uint64_t, std::uint32_t>, std::vector<model::AccessEvent>> passes_;
   std::optional<std::uint32_t> passBlock_;
   std::uint64_t merged_ = 0, split_ = 0, unknown_ = 0, remainders_ = 0;
+  std::uint64_t skippedExecuted_ = 0, skippedDropped_ = 0;
+  std::vector<std::uint8_t> guarded_; ///< by SASS site id: hasGuardPredicate(sassText)
+  bool guarded(std::uint32_t sassSite) const {
+    return sassSite < guarded_.size() && guarded_[sassSite];
+  }
 };
 
 } // namespace warplens::sass

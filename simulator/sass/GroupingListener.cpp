@@ -3,10 +3,12 @@
 /// multi-component SASS instruction are buffered per warp and emitted as one wide event once all
 /// have arrived and agree (same active lanes, lane address + component offset). Copies of an
 /// unrolled loop get a warp's executions as ptxas runs them: passes of U on the main body, the
-/// remainder on the tails (see unrolledLoopBody); other copies round-robin.
+/// remainder on the tails (see unrolledLoopBody); other copies round-robin. Skipped events count
+/// as executions of guarded (if-converted) SASS instructions only.
 #include "sass/Grouping.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace warplens::sass {
 namespace {
@@ -17,8 +19,24 @@ std::uint64_t warpKey(const model::AccessEvent &e) {
 
 } // namespace
 
+bool hasGuardPredicate(const std::string &text) {
+  std::size_t i = text.find_first_not_of(" \t");
+  if (i == std::string::npos || text[i] != '@') return false;
+  ++i;
+  if (i < text.size() && text[i] == '!') ++i;
+  if (i < text.size() && text[i] == 'U') ++i;
+  return i + 1 < text.size() && text[i] == 'P' &&
+         std::isdigit(static_cast<unsigned char>(text[i + 1]));
+}
+
 GroupingListener::GroupingListener(const Grouping &grouping, model::AccessListener &downstream)
     : grouping_(&grouping), downstream_(&downstream) {
+  guarded_.assign(grouping.sassSites.size(), 0);
+  for (std::size_t i = 0; i < grouping.sassSites.size(); ++i) {
+    const model::SiteInfo &site = grouping.sassSites[i];
+    if (site.site < guarded_.size() && site.sassPc && hasGuardPredicate(site.sassText))
+      guarded_[site.site] = 1;
+  }
   std::uint32_t maxId = grouping.byPtxSite.empty() ? 0 : grouping.byPtxSite.rbegin()->first;
   if (maxId < (1u << 20)) {
     flat_.assign(maxId + 1, nullptr);
@@ -74,6 +92,15 @@ void GroupingListener::onAccess(const model::AccessEvent &event) {
   if (!passes_.empty() && passBlock_ && *passBlock_ != event.block) endLoops(std::nullopt);
   passBlock_ = event.block;
   const Grouping::Member *found = this->member(event.site);
+  if (event.skipped) { // only a guarded SASS instruction executes it: leave loop state alone
+    bool any = found && guarded(found->sassSite);
+    for (std::size_t k = 0; found && !any && k < found->copies.size(); ++k)
+      any = guarded(found->copies[k]);
+    if (!any) {
+      ++skippedDropped_;
+      return;
+    }
+  }
   if (!found || found->copies.size() <= 1) {
     if (!passes_.empty()) endLoops(warpKey(event)); // the warp left its unrolled loops
   }
@@ -110,6 +137,19 @@ void GroupingListener::onAccess(const model::AccessEvent &event) {
 
 void GroupingListener::route(const model::AccessEvent &event, const Grouping::Member &member,
                              std::uint32_t sassSite) {
+  if (event.skipped) {
+    if (!guarded(sassSite)) { // this copy kept its branch
+      ++skippedDropped_;
+      return;
+    }
+    ++skippedExecuted_;
+    model::AccessEvent executed = event; // predicated off in every lane, executed all the same
+    executed.skipped = false;
+    executed.active = LaneMask::none();
+    const model::Space space = grouping_->sassSites[sassSite].space;
+    if (space != model::Space::Generic) executed.space = space;
+    return route(executed, member, sassSite);
+  }
   const model::SiteInfo *info = sassSite < grouping_->sassSites.size() &&
                                         grouping_->sassSites[sassSite].site == sassSite
                                     ? &grouping_->sassSites[sassSite]

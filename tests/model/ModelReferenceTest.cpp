@@ -178,5 +178,103 @@ TEST(ModelReference, OlderArchAndOtherPackingsMatchReference) {
   checkArch(a.value(), 10000, 4);
 }
 
+/// Warps at the limits of the vectorised paths (keys relative to the first active lane: 2^32
+/// elements for global, 2^22 rows for shared): spans just inside and just outside them, addresses
+/// near 0 and near 2^64 (differences wrap), one-phase and multi-phase masks.
+AccessEvent edgeEvent(std::mt19937_64 &rng, Space space) {
+  static const unsigned widths[] = {1, 2, 4, 8, 16};
+  AccessEvent e;
+  e.space = space;
+  static const Op ops[] = {Op::Load, Op::Store, Op::Atomic};
+  e.op = ops[rng() % 3];
+  e.widthBytes = std::uint8_t(widths[rng() % 5]);
+  const std::uint64_t w = e.widthBytes;
+  e.active = rng() % 2 ? LaneMask::all() : LaneMask{std::uint32_t(rng()) | 1u};
+  // Global keys are elements from the first lane's line less 2^31; shared keys rows from its row
+  // less 2^10 (2^21 in other designs): steps of those sizes put lanes right at the edges.
+  const std::uint64_t step = space == Space::Global ? (std::uint64_t(1) << 31) * w
+                             : rng() % 2                ? (std::uint64_t(1) << 10) * 128
+                                                        : (std::uint64_t(1) << 21) * 128;
+  std::uint64_t base;
+  switch (rng() % 3) {
+  case 0: base = (rng() % 4096) / w * w; break;                          // near 0
+  case 1: base = (~std::uint64_t(0) - rng() % 4096) / w * w; break;    // near 2^64
+  default: base = (rng() >> 8) / w * w; break;
+  }
+  const unsigned kind = unsigned(rng() % 4);
+  for (unsigned l = 0; l < 32; ++l) {
+    std::uint64_t a = base + l * w;
+    const std::uint64_t jitter = (rng() % 3) * 128 + (rng() % 4) * w;
+    switch (kind) {
+    case 0: a = base + (rng() % 2 ? step : 0) - jitter; break;            // up to the top edge
+    case 1: a = base - (rng() % 2 ? step : 0) + jitter; break;            // down to the bottom
+    case 2: a = base + (std::uint64_t(rng() % 4) << 40) + l * 128; break; // far apart
+    default: a = base + (rng() % 3) * step + (l % 4) * w; break;          // one step beyond
+    }
+    e.addr[l] = ByteAddress{a};
+  }
+  return e;
+}
+
+void checkEdges(const arch::ArchSpec &a, unsigned n, std::uint64_t seed) {
+  GlobalModel gv(a), gs(a);
+  SharedModel sv(a), ss(a);
+  gs.setVectorised(false);
+  ss.setVectorised(false);
+  ASSERT_FALSE(gs.vectorised());
+  ASSERT_FALSE(ss.vectorised());
+  std::mt19937_64 rng(seed);
+  for (unsigned i = 0; i < n; ++i) {
+    AccessEvent g = edgeEvent(rng, Space::Global);
+    const GlobalCost want = referenceGlobal(a, g);
+    for (const GlobalModel *m : {&gv, &gs}) {
+      GlobalCost got = m->cost(g);
+      ASSERT_EQ(got.sectors, want.sectors) << "event " << i << " vectorised " << m->vectorised();
+      ASSERT_EQ(got.sectorsIdeal, want.sectorsIdeal) << "event " << i;
+      ASSERT_EQ(got.lines, want.lines) << "event " << i;
+    }
+    AccessEvent s = edgeEvent(rng, Space::Shared);
+    const SharedCost sw = referenceShared(a, s);
+    for (const SharedModel *m : {&sv, &ss}) {
+      SharedCost sg = m->cost(s);
+      ASSERT_EQ(sg.wavefronts, sw.wavefronts) << "event " << i << " vectorised " << m->vectorised();
+      ASSERT_EQ(sg.wavefrontsIdeal, sw.wavefrontsIdeal) << "event " << i;
+      ASSERT_EQ(sg.conflictWays, sw.conflictWays) << "event " << i;
+      ASSERT_EQ(sg.wavefrontsConflictFree, sw.wavefrontsConflictFree) << "event " << i;
+      ASSERT_EQ(sg.packed, sw.packed) << "event " << i;
+    }
+  }
+}
+
+TEST(ModelReference, KeyRangeEdgesMatchReferenceOnBothPaths) {
+  auto a = arch::loadArch("sm_90");
+  ASSERT_TRUE(a.ok());
+  checkEdges(a.value(), 4000, 5);
+}
+
+TEST(ModelReference, ScalarPathsMatchReference) {
+  // The portable paths, which CPUs without AVX-512 use (and the vectorised ones hand back to).
+  auto a = arch::loadArch("sm_90");
+  ASSERT_TRUE(a.ok());
+  GlobalModel gm(a.value());
+  SharedModel sm(a.value());
+  gm.setVectorised(false);
+  sm.setVectorised(false);
+  std::mt19937_64 rng(6);
+  for (unsigned i = 0; i < 10000; ++i) {
+    AccessEvent g = randomEvent(rng, Space::Global);
+    GlobalCost got = gm.cost(g), want = referenceGlobal(a.value(), g);
+    ASSERT_EQ(got.sectors, want.sectors) << "event " << i;
+    ASSERT_EQ(got.sectorsIdeal, want.sectorsIdeal) << "event " << i;
+    ASSERT_EQ(got.lines, want.lines) << "event " << i;
+    AccessEvent s = randomEvent(rng, Space::Shared);
+    SharedCost sg = sm.cost(s), sw = referenceShared(a.value(), s);
+    ASSERT_EQ(sg.wavefronts, sw.wavefronts) << "event " << i;
+    ASSERT_EQ(sg.wavefrontsIdeal, sw.wavefrontsIdeal) << "event " << i;
+    ASSERT_EQ(sg.conflictWays, sw.conflictWays) << "event " << i;
+    ASSERT_EQ(sg.packed, sw.packed) << "event " << i;
+  }
+}
+
 } // namespace
 } // namespace warplens::model
