@@ -1,17 +1,20 @@
 /// \file
-/// Matches PTX memory sites to SASS memory instructions. Algorithm (per SASS instruction, in pc
-/// order): (1) find an unmatched, compatible PTX site on the same source line; if its width is
-/// the SASS width it is a 1:1 match, else merge it with neighbouring PTX sites on the same base
-/// register whose immediate offsets tile [start, start+width) exactly (preferring a start aligned
-/// to the width); (2) without line info, the same but taking PTX sites in order; (3) a SASS
-/// instruction left over whose line and width equal an already matched group is a copy made by
-/// ptxas (unrolling). PTX sites left over stay PTX-level, with a note naming the source line.
+/// Matches PTX memory sites to SASS memory instructions. Algorithm: (0) a source line with
+/// copies of several accesses (unrolled loop) is matched per branch-free SASS region, see
+/// tryUnrolledLine; then per SASS instruction, in pc order: (1) find an unmatched, compatible
+/// PTX site on the same source line; if its width is the SASS width it is a 1:1 match, else
+/// merge it with neighbouring PTX sites on the same base register whose immediate offsets tile
+/// [start, start+width) exactly (preferring a start aligned to the width); (2) without line
+/// info, the same but taking PTX sites in order; (3) a SASS instruction left over whose line
+/// and width equal an already matched group is a copy made by ptxas (unrolling). PTX sites left
+/// over stay PTX-level, with a note naming the source line.
 /// Does not model: ptxas splitting one PTX access into several, or copies on different lines;
-/// copies are given to a PTX access by line and offsets only (no control flow), so the copies of
-/// two accesses on one line (or of a PTX remainder loop) can be attributed to the wrong one.
+/// outside step (0), copies are given to a PTX access by line and offsets only (no control
+/// flow), so the copies of two accesses on one line can be attributed to the wrong one.
 #include "sass/Grouping.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -92,15 +95,22 @@ public:
     std::stable_sort(ptx_.begin(), ptx_.end(), [](const PtxItem &a, const PtxItem &b) {
       return a.site->ptxLine < b.site->ptxLine;
     });
-    for (const SassInstruction &i : function.instructions)
+    int region = 0;
+    for (const SassInstruction &i : function.instructions) {
+      all_.push_back(&i);
       if (i.isMemory) {
         sass_.push_back(&i);
         sassAddr_.push_back(parseSassAddress(i.text));
+        sassIndex_.push_back(all_.size() - 1);
+        sassRegion_.push_back(region);
       }
+      if (isBranch(i.opcode)) ++region;
+    }
     sassGroup_.assign(sass_.size(), -1);
   }
 
   Grouping run() {
+    matchUnrolledLines();
     for (std::size_t s = 0; s < sass_.size(); ++s) matchByLine(s);
     for (std::size_t s = 0; s < sass_.size(); ++s) matchByOrder(s);
     for (std::size_t s = 0; s < sass_.size(); ++s) matchCopy(s);
@@ -195,6 +205,7 @@ private:
   }
 
   void matchByLine(std::size_t s) {
+    if (sassGroup_[s] >= 0) return;
     // ptxas reorders accesses within a line: prefer the candidate whose offset agrees with the
     // register/offset relation of earlier matches, then one with no known relation, then any.
     std::vector<std::vector<std::size_t>> options;
@@ -243,6 +254,185 @@ private:
     if (best < 0) return;
     groups_[best].sass.push_back(s);
     sassGroup_[s] = best;
+  }
+
+  // ---- Unrolled loops: copies of several accesses on one line, attributed per region ----
+
+  static bool isBranch(const std::string &opcode) {
+    for (const char *b : {"BRA", "BRX", "JMP", "JMX", "RET", "EXIT", "CALL"})
+      if (opcode.rfind(b, 0) == 0) return true;
+    return false;
+  }
+
+  /// "R12.64" → {12, 2}; "R4" → {4, 1}; anything else → {-1, 0}.
+  static std::pair<int, int> regRange(const std::string &operand) {
+    if (operand.size() < 2 || operand[0] != 'R' || !std::isdigit(static_cast<unsigned char>(operand[1])))
+      return {-1, 0};
+    int n = std::atoi(operand.c_str() + 1);
+    return {n, operand.find(".64") != std::string::npos ? 2 : 1};
+  }
+
+  /// Registers the instruction writes through its first operand (conservative: wide results).
+  static std::pair<int, int> destRange(const SassInstruction &i) {
+    if (i.isMemory && i.op == Op::Store) return {-1, 0};
+    std::istringstream in(i.text);
+    std::string tok;
+    in >> tok;
+    if (!tok.empty() && tok[0] == '@') in >> tok; // predicate, then the opcode
+    std::string dest;
+    in >> dest;
+    if (!dest.empty() && dest.back() == ',') dest.pop_back();
+    auto r = regRange(dest);
+    if (r.first < 0) return r;
+    const std::string &op = i.opcode;
+    if (op.find(".128") != std::string::npos) r.second = 4;
+    else if (op.find(".WIDE") != std::string::npos || op.find(".64") != std::string::npos)
+      r.second = 2;
+    return r;
+  }
+
+  /// Whether an instruction strictly between all_[from] and all_[to] writes registers `r`.
+  bool redefined(std::pair<int, int> r, std::size_t from, std::size_t to) const {
+    for (std::size_t k = from + 1; k < to; ++k) {
+      auto d = destRange(*all_[k]);
+      if (d.first >= 0 && d.first < r.first + r.second && r.first < d.first + d.second)
+        return true;
+    }
+    return false;
+  }
+
+  /// Splits `items` into clusters sharing a base (with `key` giving (base name, valid)).
+  template <class KeyFn>
+  static std::vector<std::vector<std::size_t>> clusters(const std::vector<std::size_t> &items,
+                                                        KeyFn key) {
+    std::vector<std::vector<std::size_t>> out;
+    for (std::size_t i : items) {
+      auto [k, ok] = key(i, out);
+      if (ok && k >= 0) out[static_cast<std::size_t>(k)].push_back(i);
+      else out.push_back({i});
+    }
+    return out;
+  }
+
+  /// Copies (k per PTX site of `block`) of the SASS instructions `region`, or empty: accesses
+  /// on one base (PTX and SASS) pair up by order of first appearance, their copies by offset;
+  /// single accesses round-robin in pc order.
+  std::vector<std::vector<std::size_t>> assignRegion(const std::vector<std::size_t> &region,
+                                                     const std::vector<std::size_t> &block) {
+    const std::size_t k = region.size() / block.size();
+    auto ptxClusters = clusters(block, [&](std::size_t i, const auto &cs) {
+      for (std::size_t c = 0; c < cs.size(); ++c)
+        if (ptx_[cs[c].front()].addr->base == ptx_[i].addr->base) return std::pair{int(c), true};
+      return std::pair{-1, false};
+    });
+    auto sassClusters = clusters(region, [&](std::size_t s, const auto &cs) {
+      auto r = regRange(sassAddr_[s]->base);
+      if (r.first < 0) return std::pair{-1, false};
+      for (std::size_t c = cs.size(); c-- > 0;) {
+        std::size_t last = cs[c].back();
+        if (regRange(sassAddr_[last]->base) == r)
+          return std::pair{int(c), !redefined(r, sassIndex_[last], sassIndex_[s])};
+      }
+      return std::pair{-1, false};
+    });
+    std::vector<std::vector<std::size_t>> pMulti, sMulti;
+    std::vector<std::size_t> pSingle, sSingle;
+    for (auto &c : ptxClusters) c.size() > 1 ? pMulti.push_back(c) : pSingle.push_back(c[0]);
+    for (auto &c : sassClusters) c.size() > 1 ? sMulti.push_back(c) : sSingle.push_back(c[0]);
+    if (pMulti.size() != sMulti.size() || sSingle.size() != pSingle.size() * k) return {};
+    std::map<std::size_t, std::vector<std::size_t>> copies; // PTX item → SASS, in copy order
+    for (std::size_t j = 0; j < pMulti.size(); ++j) {
+      auto p = pMulti[j], sv = sMulti[j];
+      const std::size_t c = p.size();
+      if (sv.size() != c * k) return {};
+      auto poff = [&](std::size_t i) { return ptx_[i].addr->offset; };
+      auto soff = [&](std::size_t s) { return sassAddr_[s]->offset; };
+      std::stable_sort(p.begin(), p.end(), [&](auto a, auto b) { return poff(a) < poff(b); });
+      std::stable_sort(sv.begin(), sv.end(), [&](auto a, auto b) { return soff(a) < soff(b); });
+      for (std::size_t i = 0; i < sv.size(); ++i) {
+        if (soff(sv[i]) - soff(sv[i / c * c]) != poff(p[i % c]) - poff(p[0])) return {};
+        copies[p[i % c]].push_back(sv[i]);
+      }
+    }
+    for (std::size_t i = 0; i < sSingle.size(); ++i)
+      copies[pSingle[i % pSingle.size()]].push_back(sSingle[i]);
+    std::vector<std::vector<std::size_t>> out;
+    for (std::size_t p : block) out.push_back(copies[p]);
+    return out;
+  }
+
+  /// One source line whose SASS instructions are copies of several PTX accesses (an unrolled
+  /// loop, its tails and a PTX remainder loop): the line's PTX accesses (PTX order) are cut into
+  /// at most two blocks (PTX loops); each branch-free SASS region is k copies of one block, and
+  /// regions follow blocks in order. Applied only when every block ends with 1 or 2U-1 copies.
+  bool tryUnrolledLine(const std::vector<std::size_t> &ss) {
+    const SassInstruction &f = *sass_[ss.front()];
+    for (std::size_t s : ss)
+      if (sass_[s]->opcode != f.opcode || sass_[s]->widthBytes != f.widthBytes || !sassAddr_[s])
+        return false;
+    std::vector<std::size_t> ps;
+    for (std::size_t i = 0; i < ptx_.size(); ++i) {
+      if (ptx_[i].skip || !sameLine(*ptx_[i].site, f)) continue;
+      if (!compatible(ptx_[i], f) || ptx_[i].site->widthBytes != f.widthBytes || !ptx_[i].addr)
+        return false;
+      ps.push_back(i);
+    }
+    if (ps.size() < 2 || ss.size() <= ps.size()) return false;
+    std::vector<std::vector<std::size_t>> regions;
+    for (std::size_t j = 0; j < ss.size(); ++j) {
+      if (j == 0 || sassRegion_[ss[j]] != sassRegion_[ss[j - 1]]) regions.emplace_back();
+      regions.back().push_back(ss[j]);
+    }
+    for (std::size_t cut = 0; cut < ps.size(); ++cut) {
+      std::vector<std::vector<std::size_t>> blocks;
+      if (cut == 0) blocks = {ps};
+      else blocks = {{ps.begin(), ps.begin() + cut}, {ps.begin() + cut, ps.end()}};
+      std::vector<std::vector<std::vector<std::size_t>>> perBlock(blocks.size());
+      for (std::size_t b = 0; b < blocks.size(); ++b) perBlock[b].assign(blocks[b].size(), {});
+      std::size_t lastBlock = 0;
+      bool ok = true;
+      for (const auto &r : regions) {
+        int chosen = -1;
+        for (std::size_t b = 0; b < blocks.size(); ++b)
+          if (r.size() % blocks[b].size() == 0 &&
+              (chosen < 0 || blocks[b].size() > blocks[chosen].size()))
+            chosen = static_cast<int>(b);
+        if (chosen < 0 || static_cast<std::size_t>(chosen) < lastBlock) { ok = false; break; }
+        lastBlock = static_cast<std::size_t>(chosen);
+        auto got = assignRegion(r, blocks[chosen]);
+        if (got.empty()) { ok = false; break; }
+        for (std::size_t m = 0; m < got.size(); ++m)
+          perBlock[chosen][m].insert(perBlock[chosen][m].end(), got[m].begin(), got[m].end());
+      }
+      for (std::size_t b = 0; ok && b < blocks.size(); ++b) {
+        const std::size_t n = perBlock[b][0].size();
+        for (const auto &c : perBlock[b]) ok &= c.size() == n;
+        ok &= n == 1 || unrolledLoopBody(n) > 0;
+      }
+      if (!ok) continue;
+      for (std::size_t b = 0; b < blocks.size(); ++b)
+        for (std::size_t m = 0; m < blocks[b].size(); ++m) {
+          Group g;
+          g.members = {blocks[b][m]};
+          g.offsets = {ptx_[blocks[b][m]].addr->offset};
+          g.sass = perBlock[b][m];
+          g.width = f.widthBytes;
+          const int id = static_cast<int>(groups_.size());
+          ptx_[blocks[b][m]].group = id;
+          for (std::size_t s : g.sass) sassGroup_[s] = id;
+          groups_.push_back(std::move(g));
+        }
+      return true;
+    }
+    return false;
+  }
+
+  void matchUnrolledLines() {
+    std::map<std::pair<std::string, int>, std::vector<std::size_t>> byLine;
+    for (std::size_t s = 0; s < sass_.size(); ++s)
+      if (sass_[s]->sourceLine >= 0)
+        byLine[{baseName(sass_[s]->sourceFile), sass_[s]->sourceLine}].push_back(s);
+    for (const auto &[line, ss] : byLine) tryUnrolledLine(ss);
   }
 
   Grouping build() {
@@ -341,6 +531,9 @@ private:
 
   std::vector<PtxItem> ptx_;
   std::vector<const SassInstruction *> sass_;
+  std::vector<const SassInstruction *> all_; ///< every instruction, listing order
+  std::vector<std::size_t> sassIndex_;        ///< memory instruction → index in all_
+  std::vector<int> sassRegion_;               ///< memory instruction → branch-free region
   std::vector<std::optional<AddressOperand>> sassAddr_;
   /// (SASS base, PTX base) → SASS offset − PTX offset, from the latest match of that pair
   std::map<std::pair<std::string, std::string>, std::int64_t> deltas_;

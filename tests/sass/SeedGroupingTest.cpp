@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 
 using namespace warplens;
 using namespace warplens::sass;
@@ -72,4 +73,79 @@ TEST(SeedGrouping, SgemmShared16RowLoadsBecomeLds128) {
   for (const auto &s : g->sassSites) lds128 += s.sassText.rfind("LDS.128", 0) == 0;
   EXPECT_EQ(merged, 16);
   EXPECT_EQ(lds128, 28);
+}
+
+namespace {
+/// Grouping of one seed kernel from the fixtures, or nullopt when the listing is absent.
+std::optional<std::pair<std::vector<model::SiteInfo>, Grouping>> seedGrouping(
+    const std::string &file, const std::string &kernel) {
+  std::string base = seeds() + file;
+  if (!std::filesystem::exists(base + ".sass")) return std::nullopt;
+  auto sites = fixtures::ptxSites(base + ".ptx")[kernel];
+  auto listing = readListing(base + ".sass");
+  if (!listing.ok() || !findFunction(*listing, kernel)) return std::nullopt;
+  auto g = groupAccesses(sites, *findFunction(*listing, kernel));
+  if (!g.ok()) return std::nullopt;
+  return std::pair{sites, *g};
+}
+} // namespace
+
+// sgemmNaive's k loop: nvcc's PTX unrolls it by 4 (A[row*K+k..k+3] on %rd21+0/4/8/12, four B
+// loads) plus a 1-load remainder loop; ptxas unrolls the 4-body again: a 16-iteration main loop,
+// a tail of 8 and a looping tail of 4 (listing: .L_x_14, then 0x0720-0x0890, .L_x_12), so each
+// 4-body access has 4+2+1 = 7 copies and the remainder loop's two accesses one each (.L_x_16).
+TEST(SeedGrouping, SgemmNaiveUnrolledCopiesFollowTheirAccess) {
+  auto got = seedGrouping("sgemm", "sgemmNaive");
+  if (!got) GTEST_SKIP() << "no sgemm listing";
+  const auto &[sites, g] = *got;
+  int seven = 0, single = 0;
+  for (const auto &s : sites) {
+    if (s.op != model::Op::Load) continue;
+    const auto &m = g.byPtxSite.at(s.site);
+    if (m.copies.empty()) {
+      ++single;
+      const std::uint64_t pc = g.sassSites.at(m.sassSite).sassPc.value_or(0);
+      EXPECT_TRUE(pc == 0xbb0 || pc == 0xbc0) << s.ptxText << " at " << pc;
+      continue;
+    }
+    ++seven;
+    ASSERT_EQ(m.copies.size(), 7u) << s.ptxText;
+    auto a = parsePtxAddress(s.ptxText);
+    ASSERT_TRUE(a);
+    if (a->base != "%rd21") continue; // B: one register per iteration, checked by count only
+    // A: [R12.64+off], the main body's copies at off, off+16, off+32, off+48, the tails' at
+    // off, off+16 and off (SASS offsets from the listing).
+    const std::int64_t want[7] = {0, 16, 32, 48, 0, 16, 0};
+    for (std::size_t k = 0; k < 7; ++k) {
+      auto b = parseSassAddress(g.sassSites.at(m.copies[k]).sassText);
+      ASSERT_TRUE(b);
+      EXPECT_EQ(b->base, "R12.64");
+      EXPECT_EQ(b->offset, a->offset + want[k]) << s.ptxText << " copy " << k;
+    }
+  }
+  EXPECT_EQ(seven, 8);
+  EXPECT_EQ(single, 2);
+}
+
+// matvecThreadPerRow: x[j..j+3] (%rd23) and A[row*cols+j..] (%rd24) are both one base plus
+// offsets; the H200 measures 1 sector per request on the R2 loads (x, a broadcast) and 32 on R4
+// (A), so every copy of an x access must be an R2 load and every copy of an A access an R4 one.
+TEST(SeedGrouping, MatvecThreadPerRowKeepsTheTwoLoadsOfALineApart) {
+  auto got = seedGrouping("matvec", "matvecThreadPerRow");
+  if (!got) GTEST_SKIP() << "no matvec listing";
+  const auto &[sites, g] = *got;
+  int checked = 0;
+  for (const auto &s : sites) {
+    auto a = parsePtxAddress(s.ptxText);
+    if (!a || (a->base != "%rd23" && a->base != "%rd24")) continue;
+    const auto &m = g.byPtxSite.at(s.site);
+    ASSERT_EQ(m.copies.size(), 7u) << s.ptxText;
+    for (std::uint32_t c : m.copies) {
+      auto b = parseSassAddress(g.sassSites.at(c).sassText);
+      ASSERT_TRUE(b);
+      EXPECT_EQ(b->base, a->base == "%rd23" ? "R2.64" : "R4.64") << s.ptxText;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 8);
 }
