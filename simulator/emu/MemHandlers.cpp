@@ -167,41 +167,39 @@ template <unsigned W> inline std::uint64_t loadBits(const std::uint8_t *p, bool 
 
 template <unsigned W> inline void storeBits(std::uint8_t *p, std::uint64_t v) { std::memcpy(p, &v, W); }
 
-template <StateSpace S, unsigned W> void ld(Exec &x, const DInstr &in, std::uint32_t m) {
-  const unsigned n = W * in.vec;
+/// The per-lane scaffold every memory handler shares: opens the access event, resolves each active
+/// lane's address (`bytes` wide) in space S, records it, hands the host pointer to `perLane`, and
+/// closes the event with the space the first resolved lane fell in.
+template <StateSpace S, class PerLane>
+[[gnu::always_inline]] inline void accessLanes(Exec &x, const DInstr &in, std::uint32_t m,
+                                               unsigned bytes, PerLane &&perLane) {
   StateSpace first = S, sp = S;
   bool haveFirst = false;
   if (in.emit) beginEvent(x, in, m);
   forLanes(m, [&](unsigned l) {
     if (x.stop) return;
     std::uint64_t ev;
-    std::uint8_t *p = resolve<S>(x, in, l, addrOf(x, in, l), n, sp, ev);
+    std::uint8_t *p = resolve<S>(x, in, l, addrOf(x, in, l), bytes, sp, ev);
     if (!p) return;
     if (!haveFirst) { first = sp; haveFirst = true; }
     x.event.addr[l] = ByteAddress{ev};
-    for (unsigned v = 0; v < in.vec; ++v)
-      if (in.d[v] != kNone) x.r(in.d[v])[l] = loadBits<W>(p + v * W, in.signExt);
+    perLane(l, p);
   });
   if (x.stop || !in.emit) return;
   endEvent(x, m, first);
 }
 
+template <StateSpace S, unsigned W> void ld(Exec &x, const DInstr &in, std::uint32_t m) {
+  accessLanes<S>(x, in, m, W * in.vec, [&](unsigned l, std::uint8_t *p) {
+    for (unsigned v = 0; v < in.vec; ++v)
+      if (in.d[v] != kNone) x.r(in.d[v])[l] = loadBits<W>(p + v * W, in.signExt);
+  });
+}
+
 template <StateSpace S, unsigned W> void st(Exec &x, const DInstr &in, std::uint32_t m) {
-  const unsigned n = W * in.vec;
-  StateSpace first = S, sp = S;
-  bool haveFirst = false;
-  if (in.emit) beginEvent(x, in, m);
-  forLanes(m, [&](unsigned l) {
-    if (x.stop) return;
-    std::uint64_t ev;
-    std::uint8_t *p = resolve<S>(x, in, l, addrOf(x, in, l), n, sp, ev);
-    if (!p) return;
-    if (!haveFirst) { first = sp; haveFirst = true; }
-    x.event.addr[l] = ByteAddress{ev};
+  accessLanes<S>(x, in, m, W * in.vec, [&](unsigned l, std::uint8_t *p) {
     for (unsigned v = 0; v < in.vec; ++v) storeBits<W>(p + v * W, x.r(in.a[v])[l]);
   });
-  if (x.stop || !in.emit) return;
-  endEvent(x, m, first);
 }
 
 template <class T> T atomApply(ptx::AtomOp op, T old, T b, T c) {
@@ -229,19 +227,10 @@ template <class T> T atomApply(ptx::AtomOp op, T old, T b, T c) {
 
 template <class T, StateSpace S> void atom(Exec &x, const DInstr &in, std::uint32_t m) {
   using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  StateSpace first = S, sp = S;
-  bool haveFirst = false;
-  if (in.emit) beginEvent(x, in, m);
   const bool isRed = in.memOp == model::Op::Reduce;
   const std::uint64_t *b = x.r(in.a[0]);
   const std::uint64_t *c = in.a[1] == kNone ? nullptr : x.r(in.a[1]);
-  forLanes(m, [&](unsigned l) {
-    if (x.stop) return;
-    std::uint64_t ev;
-    std::uint8_t *p = resolve<S>(x, in, l, addrOf(x, in, l), sizeof(T), sp, ev);
-    if (!p) return;
-    if (!haveFirst) { first = sp; haveFirst = true; }
-    x.event.addr[l] = ByteAddress{ev};
+  accessLanes<S>(x, in, m, sizeof(T), [&](unsigned l, std::uint8_t *p) {
     std::atomic_ref<Bits> ref(*reinterpret_cast<Bits *>(p));
     Bits cur = ref.load(std::memory_order_relaxed), next;
     T bv = get<T>(b[l]), cv = c ? get<T>(c[l]) : T(0);
@@ -250,8 +239,6 @@ template <class T, StateSpace S> void atom(Exec &x, const DInstr &in, std::uint3
     } while (!ref.compare_exchange_weak(cur, next, std::memory_order_relaxed));
     if (!isRed && in.d[0] != kNone) x.r(in.d[0])[l] = put<T>(get<T>(cur));
   });
-  if (x.stop || !in.emit) return;
-  endEvent(x, m, first);
 }
 
 /// cvta: d = (a + k) truncated to the type width.
