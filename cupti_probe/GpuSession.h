@@ -34,8 +34,8 @@ public:
   /// Notes gathered at start-up (profiling support levels that are not "supported").
   const std::vector<std::string> &notes() const { return notes_; }
 
-  /// Writes the flush buffer (2x L2) and synchronises, so the next kernel starts with an L2 that
-  /// holds none of its data.
+  /// Reads the flush buffer (2x L2) and synchronises, so the next kernel starts with an L2 that
+  /// holds none of its data and no dirty lines (as Nsight Compute's --cache-control all).
   Status flushL2();
   /// cuCtxSynchronize with a message naming `what`.
   Status synchronize(const char *what);
@@ -49,6 +49,8 @@ private:
   std::vector<std::uint8_t> availability_;
   std::uint64_t l2Bytes_ = 0;
   CUdeviceptr flush_ = 0;
+  CUmodule flushModule_ = nullptr;
+  CUfunction flushFn_ = nullptr; ///< read kernel of the clean flush (null: memset flush)
   std::size_t flushBytes_ = 0;
   bool profilerInitialized_ = false;
   std::vector<std::string> notes_;

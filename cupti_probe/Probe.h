@@ -19,6 +19,9 @@ struct ProbeOptions {
   bool rangeProfiler = true;    ///< (a) hardware counters per launch
   bool sassMetrics = true;      ///< (b) per-instruction SASS metrics
   bool check = true;            ///< (c) plain launch + launch::runCheck
+  /// (d) timed launches (CUPTI Activity API, L2 flushed before each): gpu__time_duration.sum is
+  /// their median; 0 = no timing.
+  unsigned timingRepeats = 5;
   /// User replay (default): the probe re-uploads the inputs and flushes L2 before every pass.
   /// Kernel replay: CUPTI replays the kernel itself, saving/restoring device memory between
   /// passes (L2 is then only flushed before the first pass). The probe falls back to kernel

@@ -12,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -47,7 +48,7 @@ exit status: 0 all measured, 1 a launch failed or its check mismatched, 2 bad in
 
 bool failedNote(const std::string &n) {
   for (const char *p : {"probe error", "plain launch failed", "range profiler failed",
-                        "SASS metrics failed", "not run"})
+                        "SASS metrics failed", "timing failed", "not run"})
     if (n.rfind(p, 0) == 0) return true;
   return false;
 }
@@ -60,13 +61,20 @@ int probeMain(const Args &args, std::ostream &out, std::ostream &err) {
   std::vector<std::string> only;
   int device = 0;
   std::string replay = "user";
+  std::string rangeMetrics;
   desc.add_options()("help,h", "this help")(
       "output,o", po::value(&output), "write the measured JSON here (default: stdout)")(
       "only", po::value(&only), "run only the launch with this name (repeatable)")(
       "no-range", "skip the Range Profiler (hardware counters)")(
       "no-sass-metrics", "skip the SASS Metrics pass (per-instruction counts)")(
       "no-check", "skip the plain launch and functional check")(
+      "timing-repeats", po::value<unsigned>()->default_value(5),
+      "timed launches per launch spec (CUPTI activity records, L2 flushed before each); "
+      "gpu__time_duration.sum is their median")(
+      "no-timing", "skip the timed launches")(
       "replay", po::value(&replay), "range profiler replay: user (default) or kernel")(
+      "range-metrics", po::value(&rangeMetrics),
+      "comma-separated Range Profiler metrics instead of the default set (fewer passes)")(
       "device", po::value(&device), "CUDA device ordinal (default 0)")(
       "cache-dir", po::value<std::string>(), "compile cache folder")(
       "list-sass-metrics", "print the SASS metrics the GPU offers and exit")(
@@ -135,13 +143,25 @@ int probeMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.rangeProfiler = !vm.count("no-range");
   opt.sassMetrics = !vm.count("no-sass-metrics");
   opt.check = !vm.count("no-check");
+  opt.timingRepeats = vm.count("no-timing") ? 0u : vm["timing-repeats"].as<unsigned>();
   opt.userReplay = replay == "user";
+  for (std::size_t b = 0; b < rangeMetrics.size();) {
+    std::size_t e = rangeMetrics.find(',', b);
+    if (e == std::string::npos) e = rangeMetrics.size();
+    if (e > b) opt.rangeMetrics.push_back(rangeMetrics.substr(b, e - b));
+    b = e + 1;
+  }
   if (vm.count("cache-dir")) opt.cacheDir = vm["cache-dir"].as<std::string>();
   opt.log = vm.count("quiet") ? nullptr : &err;
 
   if (!output.empty() && output != "-") {
     // Rewrite the output after every launch: a run stopped by a time limit keeps its results.
-    opt.onProgress = [&output](const std::vector<launch::LaunchResult> &soFar) {
+    // At most every 2 s: rewriting a suite of a thousand launches after each costs seconds.
+    opt.onProgress = [&output, last = std::chrono::steady_clock::time_point{}](
+                         const std::vector<launch::LaunchResult> &soFar) mutable {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::seconds(2)) return;
+      last = now;
       std::ofstream f(output + ".partial");
       f << launch::toJson(soFar).dump(2) << "\n";
     };

@@ -204,6 +204,7 @@ json toJson(const LaunchResult &r) {
     j["check"] = c;
   }
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (!r.time.is_null()) j["time"] = r.time;
   return j;
 }
 
@@ -250,6 +251,10 @@ Expected<LaunchResult> launchResultFromJson(const json &j, const std::string &wh
       r.checkPassed = p->get<bool>();
     }
     WL_CHECK(readString(*it, "detail", path, r.checkDetail));
+  }
+  if (auto it = j.find("time"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return typeError(keyPath(where, "time"), "an object");
+    r.time = *it;
   }
   if (auto it = j.find("notes"); it != j.end() && !it->is_null()) {
     const std::string path = keyPath(where, "notes");

@@ -52,11 +52,15 @@ struct LaunchResult {
   std::string arch;
   std::string device;                   ///< measured only
   std::string sassSource;               ///< "cuobjdump 13.0", "none (PTX-level)" ...
+  std::string engine;                   ///< "sass" (the cubin's SASS executed) or "ptx" (PTX emulated)
   std::map<std::string, double> metrics; ///< ncu metric name → value
   std::vector<InstructionRecord> instructions;
   std::optional<bool> checkPassed;      ///< functional check, where one ran
   std::string checkDetail;
   std::vector<std::string> notes;       ///< caveats shown to the user
+  /// Time section (JSON "time"): predicted duration terms and limiter (perf/TimeModel.h) or the
+  /// measured duration samples (probe); null when absent. Durations in ns.
+  nlohmann::json time;
 };
 
 nlohmann::json toJson(const InstructionRecord &r);

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Writes kernels/timing/timing.json (the microbenchmarks the time model is fitted on, one family
+per limiter, named <family>_<detail>) and kernels/timing/heldout.json (kernels never used in the
+fit). Buffers are 'zero' or 'iota' so that loaded values are never -1 (see timing.cu).
+Run: python3 kernels/timing/make_timing.py"""
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MB = 1 << 20
+
+
+def launch(name, family, kernel, grid, block, args, why, source="timing.cu"):
+    return {"name": name, "description": why, "source": source,
+            "kernel": kernel, "grid": [grid, 1, 1] if isinstance(grid, int) else grid,
+            "block": [block, 1, 1] if isinstance(block, int) else block, "args": args}
+
+
+def rd_stride(e, s, footprint=64 * MB, family="dramrule"):
+    n = footprint // s
+    t = {4: "f32", 8: "f64", 16: "f32"}[e]
+    count = n * s // (4 if e == 16 else e)
+    return launch(f"{family}_rd_b{e}_s{s}" + ("" if footprint == 64 * MB else f"_{footprint // 1024}k"),
+                  family, f"rd_stride_b{e}", (n + 255) // 256, 256,
+                  [{"buffer": "in", "type": t, "count": count, "init": "zero"},
+                   {"buffer": "out", "type": t, "count": n * (4 if e == 16 else 1) // (4 if e == 16 else 1), "init": "zero"},
+                   {"value": s // e, "type": "u32"}, {"value": n, "type": "u32"}],
+                  f"{n} threads each read {e} B, {s} B apart ({footprint // MB if footprint >= MB else footprint / MB} MiB span)")
+
+
+def wr_stride(e, s, footprint=128 * MB, family="dramrule"):
+    n = footprint // s
+    t = {4: "f32", 8: "f64", 16: "f32"}[e]
+    count = n * s // (4 if e == 16 else e)
+    return launch(f"{family}_wr_b{e}_s{s}" + ("" if footprint == 128 * MB else f"_{footprint // 1024}k"),
+                  family, f"wr_stride_b{e}", (n + 255) // 256, 256,
+                  [{"buffer": "out", "type": t, "count": count, "init": "zero"},
+                   {"value": s // e, "type": "u32"}, {"value": n, "type": "u32"}],
+                  f"{n} threads each write {e} B, {s} B apart")
+
+
+def timing_suite():
+    out = []
+    # DRAM fetch rule: bytes read from DRAM per distinct sector, by stride and width.
+    for s in [4, 32, 64, 128, 132, 256, 4096, 8, 16, 96, 512]:
+        out.append(rd_stride(4, s))
+    for s in [8, 64, 128, 16384, 16, 32, 256]:
+        out.append(rd_stride(8, s))
+    for s in [16, 64, 128, 32, 256]:
+        out.append(rd_stride(16, s))
+    for s in [4, 32, 64, 128, 132]:
+        out.append(wr_stride(4, s))
+    for s in [8, 64, 16384]:
+        out.append(wr_stride(8, s))
+    for s in [16, 64, 128]:
+        out.append(wr_stride(16, s))
+    # DRAM bandwidth and short kernels: coalesced float4 read / write / copy of n float4.
+    for lg in [14, 16, 18, 20, 22, 23, 24]:
+        n = 1 << lg
+        out.append(launch(f"dram_copy_{n * 16 // 1024}k", "dram", "copy_b16", (n + 255) // 256, 256,
+                          [{"buffer": "in", "type": "f32", "count": 4 * n, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": 4 * n, "init": "zero"},
+                           {"value": n, "type": "u32"}], f"copy {n * 16} B, float4 per thread"))
+    for lg in [14, 16, 18, 20, 22, 24]:
+        out.append(rd_stride(16, 16, (1 << lg) * 16, family="dram"))
+    for lg in [16, 18, 20, 22, 24]:
+        out.append(wr_stride(16, 16, (1 << lg) * 16, family="dram"))
+    # Few warps in flight: grid-stride read of 64 MiB with 132 blocks of 32..1024 threads.
+    n = 1 << 22
+    for grid, block in [(132, 32), (132, 64), (132, 128), (132, 256), (132, 512), (132, 1024),
+                        (264, 1024), (33, 256)]:
+        out.append(launch(f"latency_readloop_{grid}x{block}", "latency", "read_loop_b16", grid, block,
+                          [{"buffer": "in", "type": "f32", "count": 4 * n, "init": "zero"},
+                           {"buffer": "out", "type": "f32", "count": 4, "init": "zero"},
+                           {"value": n, "type": "u32"}], f"{grid}x{block} threads read 64 MiB (grid-stride)"))
+    for grid, block, steps in [(1, 32, 256), (132, 32, 64), (132, 128, 64), (132, 512, 32)]:
+        out.append(launch(f"latency_chase_{grid}x{block}_{steps}", "latency", "chase", grid, block,
+                          [{"buffer": "next", "type": "u32", "count": 1 << 24, "init": "iota"},
+                           {"buffer": "out", "type": "u32", "count": grid * block, "init": "zero"},
+                           {"value": steps, "type": "u32"}, {"value": (1 << 24) - 1, "type": "u32"}],
+                          f"{steps} dependent loads per thread over 64 MiB"))
+    # L2 bandwidth: 4 MiB buffer re-read (ld.global.cg).
+    for grid, iters in [(1056, 64), (1056, 16), (264, 64)]:
+        out.append(launch(f"l2_read_{grid}x256_{iters}", "l2", "l2_read", grid, 256,
+                          [{"buffer": "in", "type": "f32", "count": 4 << 18, "init": "zero"},
+                           {"buffer": "out", "type": "f32", "count": grid * 256, "init": "zero"},
+                           {"value": (1 << 18) - 1, "type": "u32"}, {"value": iters, "type": "u32"}],
+                          f"{iters} float4 loads per thread from a 4 MiB buffer"))
+    # Shared wavefronts: w-way conflicts.
+    for ways, iters in [(1, 1024), (2, 512), (4, 256), (8, 128), (32, 64), (1, 256), (32, 16)]:
+        out.append(launch(f"shared_w{ways}_{iters}", "shared", "shared_ways", 264, 1024,
+                          [{"buffer": "out", "type": "f32", "count": 264 * 1024, "init": "zero"},
+                           {"value": ways, "type": "u32"}, {"value": iters, "type": "u32"}],
+                          f"{iters} shared loads per thread, {ways}-way conflict"))
+    # FMA pipe and ALU issue.
+    for grid, block, iters in [(264, 1024, 128), (264, 1024, 512), (132, 256, 512)]:
+        out.append(launch(f"fma_{grid}x{block}_{iters}", "fma", "fma_chains", grid, block,
+                          [{"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": 0.999, "type": "f32"},
+                           {"value": 0.001, "type": "f32"}], f"8 x {iters} dependent FMA chains per thread"))
+    for iters in [128, 512]:
+        out.append(launch(f"alu_264x1024_{iters}", "alu", "alu_chains", 264, 1024,
+                          [{"buffer": "out", "type": "u32", "count": 264 * 1024, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": 0x9E3779B9, "type": "u32"}],
+                          f"8 x {iters} xor/shift chains per thread"))
+    # Launch overhead and block scheduling.
+    for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
+        out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,
+                          [{"buffer": "out", "type": "u32", "count": 1, "init": "zero"}],
+                          f"empty kernel, {grid} blocks of {block}"))
+    return out
+
+
+def heldout_suite():
+    H = "heldout.cu"
+    out = []
+    for n in [4096, 1024]:
+        out.append(launch(f"heldout_stencil5_{n}", "memory", "stencil5", [n // 32, n // 8, 1], [32, 8, 1],
+                          [{"buffer": "in", "type": "f32", "count": n * n, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": n * n, "init": "zero"},
+                           {"value": n, "type": "i32"}, {"value": n, "type": "i32"}],
+                          "5-point stencil", H))
+    n = 1 << 24
+    out.append(launch("heldout_reduce_shared_16M", "shared", "reduce_shared", n // 512, 256,
+                      [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": n // 512, "init": "zero"},
+                       {"value": n, "type": "u32"}], "block tree sum in shared memory", H))
+    for n, grid in [(1 << 24, 264), (1 << 18, 1024)]:
+        out.append(launch(f"heldout_saxpy_{n // 1024}k_g{grid}", "memory", "saxpy_grid", grid, 256,
+                          [{"buffer": "x", "type": "f32", "count": n, "init": "iota"},
+                           {"buffer": "y", "type": "f32", "count": n, "init": "iota"},
+                           {"value": 2.0, "type": "f32"}, {"value": n, "type": "u32"}],
+                          "saxpy, grid-stride", H))
+    out.append(launch("heldout_poly_1M_1024", "compute", "poly_eval", 4096, 256,
+                      [{"buffer": "in", "type": "f32", "count": 1 << 20, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": 1 << 20, "init": "zero"},
+                       {"value": 1 << 20, "type": "u32"}, {"value": 1024, "type": "u32"}],
+                      "Horner polynomial, degree 1024", H))
+    out.append(launch("heldout_tile_columns_1024", "shared", "tile_columns", 1024, 256,
+                      [{"buffer": "in", "type": "f32", "count": 1024 * 1024, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": 1024 * 256, "init": "zero"},
+                       {"value": 128, "type": "u32"}], "32-way conflicted column reads", H))
+    out.append(launch("heldout_rowsum_thread_2048x4096", "latency", "rowsum_thread", 8, 256,
+                      [{"buffer": "a", "type": "f32", "count": 2048 * 4096, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": 2048, "init": "zero"},
+                       {"value": 2048, "type": "i32"}, {"value": 4096, "type": "i32"}],
+                      "row sums, one thread per row (8 blocks)", H))
+    return out
+
+
+def main():
+    for name, suite in [("timing.json", timing_suite()), ("heldout.json", heldout_suite())]:
+        with open(os.path.join(HERE, name), "w") as f:
+            json.dump({"launches": suite}, f, indent=1)
+            f.write("\n")
+        print(f"{name}: {len(suite)} launches")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+// Timing microbenchmarks (issue 12): each kernel isolates one limiter of the time model
+// (simulator/perf/TimeModel.h): DRAM fetch granularity (strided reads/writes), DRAM and L2
+// bandwidth, shared-memory wavefronts, the FMA pipe, latency with few warps in flight, launch
+// overhead. The launches are in timing.json (make_timing.py). Loaded values are never -1, so the
+// guarded stores never run: the loads cannot be removed and nothing else reaches memory.
+
+extern "C" __global__ void rd_stride_b4(const float *in, float *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = in[(unsigned long long)i * stride];
+  if (v == -1.0f) out[i] = v;
+}
+
+extern "C" __global__ void rd_stride_b8(const double *in, double *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double v = in[(unsigned long long)i * stride];
+  if (v == -1.0) out[i] = v;
+}
+
+extern "C" __global__ void rd_stride_b16(const float4 *in, float *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float4 v = in[(unsigned long long)i * stride];
+  if (v.x + v.y + v.z + v.w == -1.0f) out[i] = v.x;
+}
+
+extern "C" __global__ void wr_stride_b4(float *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[(unsigned long long)i * stride] = static_cast<float>(i);
+}
+
+extern "C" __global__ void wr_stride_b8(double *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[(unsigned long long)i * stride] = static_cast<double>(i);
+}
+
+extern "C" __global__ void wr_stride_b16(float4 *out, unsigned stride, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  float f = static_cast<float>(i);
+  if (i < n) out[(unsigned long long)i * stride] = make_float4(f, f, f, f);
+}
+
+extern "C" __global__ void copy_b16(const float4 *in, float4 *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+// Grid-stride read: with few blocks, the bytes in flight (not the DRAM) limit the bandwidth.
+extern "C" __global__ void read_loop_b16(const float4 *in, float *out, unsigned n) {
+  unsigned stride = gridDim.x * blockDim.x;
+  float acc = 0.0f;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    float4 v = in[i];
+    acc += v.x + v.w;
+  }
+  if (acc == -1.0f) out[0] = acc;
+}
+
+// Dependent loads: each step's address comes from the previous load (next[] is iota).
+extern "C" __global__ void chase(const unsigned *next, unsigned *out, unsigned steps, unsigned mask) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned idx = (t * 977u) & mask;
+  for (unsigned s = 0; s < steps; ++s) idx = (next[idx] * 9973u + 12345u) & mask;
+  out[t] = idx;
+}
+
+// Reads from a buffer that fits in L2 (ld.global.cg: not cached in L1).
+extern "C" __global__ void l2_read(const float4 *in, float *out, unsigned mask, unsigned iters) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+  for (unsigned k = 0; k < iters; ++k) {
+    float4 v = __ldcg(&in[(t + k * 253952u) & mask]);
+    acc += v.x;
+  }
+  if (acc == -1.0f) out[t] = acc;
+}
+
+// Shared loads, `ways`-way bank conflict (lane * ways words apart), 4 independent sums.
+extern "C" __global__ void shared_ways(float *out, unsigned ways, unsigned iters) {
+  __shared__ float sh[1024];
+  for (unsigned i = threadIdx.x; i < 1024; i += blockDim.x) sh[i] = static_cast<float>(i);
+  __syncthreads();
+  unsigned base = (threadIdx.x & 31) * ways;
+  float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (unsigned k = 0; k < iters; k += 4) {
+    a0 += sh[(base + k) & 1023];
+    a1 += sh[(base + k + 1) & 1023];
+    a2 += sh[(base + k + 2) & 1023];
+    a3 += sh[(base + k + 3) & 1023];
+  }
+  float acc = a0 + a1 + a2 + a3;
+  if (acc == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// Eight independent FMA chains per thread.
+extern "C" __global__ void fma_chains(float *out, unsigned iters, float a, float b) {
+  float x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3;
+  float x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = fmaf(x0, a, b); x1 = fmaf(x1, a, b); x2 = fmaf(x2, a, b); x3 = fmaf(x3, a, b);
+    x4 = fmaf(x4, a, b); x5 = fmaf(x5, a, b); x6 = fmaf(x6, a, b); x7 = fmaf(x7, a, b);
+  }
+  float acc = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+  if (acc == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// Eight independent integer chains (xor/shift/add: the ALU pipe, not the FMA pipe).
+extern "C" __global__ void alu_chains(unsigned *out, unsigned iters, unsigned a) {
+  unsigned x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3;
+  unsigned x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = (x0 ^ a) >> 1; x1 = (x1 ^ a) >> 1; x2 = (x2 ^ a) >> 1; x3 = (x3 ^ a) >> 1;
+    x4 = (x4 ^ a) >> 1; x5 = (x5 ^ a) >> 1; x6 = (x6 ^ a) >> 1; x7 = (x7 ^ a) >> 1;
+  }
+  unsigned acc = x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7;
+  if (acc == 0xFFFFFFFFu) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+extern "C" __global__ void empty_kernel(unsigned *out) {
+  if (threadIdx.x == 1234567u) out[0] = 1;
+}
