@@ -14,6 +14,8 @@
 #include "sass/Grouping.h"
 #include "sass/SassListing.h"
 #include "sass/Toolchain.h"
+#include "sassemu/Cubin.h"
+#include "sassemu/Engine.h"
 #include "analysis/views/ResultViews.h"
 #include "trace/TraceWriter.h"
 
@@ -33,6 +35,9 @@ struct Pipeline::Compiled {
   std::shared_ptr<const ptx::Module> module;
   std::vector<sass::SassFunction> sass; ///< empty when no listing
   std::string sassSource;               ///< "cuobjdump 13.0", "listing FILE", ""
+  std::string sassPath;                 ///< the listing file, for messages
+  std::optional<sassemu::Cubin> cubin;  ///< kernel facts for the SASS engine, when compiled here
+  std::string cubinError;               ///< why there is no cubin
   std::vector<std::string> notes;
 };
 
@@ -177,11 +182,20 @@ Expected<const Pipeline::Compiled *> Pipeline::compiled(const launch::LaunchSpec
         sassPath = out->sassPath;
         c->sassSource = out->sassTool;
       }
+      if (!out->cubinPath.empty()) {
+        auto cub = sassemu::readCubin(out->cubinPath);
+        if (cub.ok()) c->cubin = std::move(*cub);
+        else c->cubinError = cub.error().message;
+      } else {
+        c->cubinError = "the toolchain produced no cubin";
+      }
       for (const auto &n : out->notes) c->notes.push_back(n);
     }
   }
+  c->sassPath = sassPath;
   if (options_.sass != "auto" && options_.sass != "none") {
     sassPath = options_.sass;
+    c->sassPath = sassPath;
     c->sassSource = "listing " + options_.sass;
   }
   auto module = ptx::parseFile(ptxPath);
@@ -221,14 +235,35 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   // Load once up front for the kernel's memory sites and mangled name: the grouping must exist
   // before the listeners are created.
   WL_TRY(kernel, emu::findKernel(module, spec.kernel));
-  WL_TRY(program, emu::loadProgram(module, *kernel, spec, buffers));
-  std::vector<model::SiteInfo> ptxSites = program->sites;
   std::string mangled = kernel->name;
-  program.reset();
   result.kernel = mangled;
 
+  if (options_.engine != "ptx" && options_.engine != "sass" && options_.engine != "auto")
+    return Error{"--engine: unknown engine '" + options_.engine + "' (expected auto, sass or ptx)"};
+  const sass::SassFunction *sassFn = options_.sass != "none" ? sass::findFunction(comp->sass, mangled) : nullptr;
+  bool useSass = options_.engine == "sass" || (options_.engine == "auto" && sassFn && comp->cubin);
+  if (useSass) {
+    if (!sassFn)
+      return Error{spec.specFile + ": --engine sass needs the SASS listing of '" + mangled + "' (" +
+                   (comp->sass.empty() ? "no listing: nvdisasm/cuobjdump missing?" : "not in the listing") + ")"};
+    if (!comp->cubin) return Error{spec.specFile + ": --engine sass needs the cubin: " + comp->cubinError};
+  }
+  result.engine = useSass ? "sass" : "ptx";
+  std::vector<model::SiteInfo> sassSites;
+  if (useSass) {
+    WL_TRY(ss, sassemu::memorySites(*sassFn, comp->sassPath));
+    sassSites = std::move(ss);
+    result.sassSource = comp->sassSource;
+  }
+
+  std::vector<model::SiteInfo> ptxSites;
+  if (!useSass) {
+    WL_TRY(program, emu::loadProgram(module, *kernel, spec, buffers));
+    ptxSites = program->sites;
+  }
+
   std::optional<sass::Grouping> grouping;
-  if (options_.sass != "none") {
+  if (options_.sass != "none" && !useSass) {
     if (const sass::SassFunction *fn = sass::findFunction(comp->sass, mangled)) {
       auto g = sass::groupAccesses(ptxSites, *fn);
       if (g.ok()) {
@@ -242,12 +277,12 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
       result.notes.push_back("SASS listing has no function '" + mangled + "'");
     }
   }
-  if (!grouping) {
+  if (!grouping && !useSass) {
     result.notes.push_back(kNoSassNote);
     result.sassSource = "none (PTX-level)";
   }
 
-  const std::vector<model::SiteInfo> &modelSites = grouping ? grouping->sassSites : ptxSites;
+  const std::vector<model::SiteInfo> &modelSites = useSass ? sassSites : grouping ? grouping->sassSites : ptxSites;
   std::unique_ptr<trace::TraceWriter> traceWriter;
   if (!options_.tracePath.empty()) {
     trace::TraceHeader header{options_.arch, mangled, {}};
@@ -260,9 +295,9 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   eo.threads = traceWriter ? 1 : options_.threads;
   const sass::Grouping *gp = grouping ? &*grouping : nullptr;
   const bool wantWorst = detail && detail->wantWorst;
-  WL_TRY(run, emu::runLaunch(module, spec, buffers, [&] {
-    return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get());
-  }, eo));
+  auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get()); };
+  WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
+                      : emu::runLaunch(module, spec, buffers, makeListener, eo));
   if (traceWriter) {
     traceWriter->onEnd();
     WL_CHECK(traceWriter->status());

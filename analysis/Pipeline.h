@@ -25,6 +25,9 @@ namespace warplens::analysis {
 struct AnalyzeOptions {
   std::string arch = "sm_90";
   std::string sass = "auto"; ///< auto (listing from the toolchain) | none (PTX-level) | a listing file
+  /// auto: execute the cubin's SASS when the toolchain gave a cubin and a listing, else emulate the
+  /// PTX (with SASS grouping); sass: the SASS engine or an error; ptx: the PTX emulator.
+  std::string engine = "auto";
   unsigned threads = 0;      ///< emulator worker threads; 0 = hardware concurrency
   std::string cacheDir;      ///< toolchain cache; empty = $WARPLENS_CACHE or ~/.cache/warplens
   /// When set: every access event the models see (after SASS grouping, with SASS site ids) is

@@ -98,13 +98,15 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
   std::string curFile, innerFile;
   int curLine = -1, innerLine = -1;
   bool lastWasInlined = false;
+  std::vector<std::string> pendingLabels;
   while (std::getline(in, line)) {
     ++lineNo;
     std::string name = sectionHeaderName(line);
     std::size_t fpos = line.find("Function : ");
     if (name.empty() && fpos != std::string::npos) name = trim(line.substr(fpos + 11));
     if (!name.empty()) {
-      functions.push_back(SassFunction{name, {}});
+      functions.push_back(SassFunction{name, {}, {}});
+      pendingLabels.clear();
       curFile.clear();
       innerFile.clear();
       curLine = innerLine = -1;
@@ -148,6 +150,11 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
       continue;
     }
     std::string t = trim(line);
+    if (!functions.empty() && t.size() > 1 && t.back() == ':' && t.find_first_of(" \t") == std::string::npos &&
+        t.compare(0, 2, "//") != 0) {
+      pendingLabels.push_back(t.substr(0, t.size() - 1));
+      continue;
+    }
     if (t.size() < 4 || t.compare(0, 2, "/*") != 0) continue;
     std::size_t close = t.find("*/");
     if (close == std::string::npos) continue;
@@ -177,6 +184,8 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
     inst.sourceLine = curLine;
     inst.innerFile = innerFile;
     inst.innerLine = innerLine;
+    for (auto &l : pendingLabels) functions.back().labels.emplace_back(std::move(l), inst.pc);
+    pendingLabels.clear();
     functions.back().instructions.push_back(std::move(inst));
   }
   return functions;

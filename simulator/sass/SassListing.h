@@ -30,6 +30,8 @@ struct SassInstruction {
 struct SassFunction {
   std::string name;              ///< mangled name
   std::vector<SassInstruction> instructions;
+  /// Labels and symbols of the section (".L_x_3", "$__internal_0_$...", the kernel) → pc.
+  std::vector<std::pair<std::string, std::uint64_t>> labels;
 };
 
 Expected<std::vector<SassFunction>> parseListing(const std::string &text, const std::string &where);

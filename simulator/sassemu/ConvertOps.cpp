@@ -1,0 +1,198 @@
+/// \file
+/// Conversion opcode family of the SASS engine: I2F/I2FP (s/u 8..64 → f32/f64, with .RN/.RZ/.RM/
+/// .RP), F2I/F2IP (f32/f64 → s/u 32/64 with .TRUNC/.FLOOR/.CEIL, saturating, NaN → 0), F2F
+/// (f32 ↔ f64), FRND (f32/f64 to integral value). Not modelled: f16/bf16 F2F forms (error).
+#include "sassemu/Exec.h"
+
+#include <bit>
+#include <cfenv>
+#include <cmath>
+#include <limits>
+
+namespace warplens::sassemu {
+namespace {
+
+using U32 = std::uint32_t;
+using U64 = std::uint64_t;
+
+enum Ty : U32 { kS8, kU8, kS16, kU16, kS32, kU32, kS64, kU64, kF16, kF32, kF64, kNone };
+Ty tyOf(const std::string &m) {
+  static const char *n[] = {"S8", "U8", "S16", "U16", "S32", "U32", "S64", "U64", "F16", "F32", "F64"};
+  for (U32 i = 0; i < 11; ++i)
+    if (m == n[i]) return Ty(i);
+  return kNone;
+}
+bool is64(Ty t) { return t == kS64 || t == kU64 || t == kF64; }
+bool isFloat(Ty t) { return t == kF16 || t == kF32 || t == kF64; }
+
+enum Rnd : U32 { kRN, kRdZ, kRM, kRP };
+int feMode(U32 r) { return r == kRdZ ? FE_TOWARDZERO : r == kRM ? FE_DOWNWARD : r == kRP ? FE_UPWARD : FE_TONEAREST; }
+
+struct Conv { Ty dst = kNone, src = kNone; U32 rnd = kRN; bool ftz = false; };
+Conv convOf(const Instr &in) { // packed into sub (dst | src << 8 | rnd << 16), flags ftz
+  return Conv{Ty(in.sub & 0xff), Ty((in.sub >> 8) & 0xff), (in.sub >> 16) & 0xff, in.flags != 0};
+}
+
+double srcValue(Ty t, U64 v) {
+  switch (t) {
+  case kS8: return double(std::int8_t(v));
+  case kU8: return double(std::uint8_t(v));
+  case kS16: return double(std::int16_t(v));
+  case kU16: return double(std::uint16_t(v));
+  case kS32: return double(std::int32_t(v));
+  case kU32: return double(U32(v));
+  case kF32: return double(std::bit_cast<float>(U32(v)));
+  case kF64: return std::bit_cast<double>(v);
+  default: return 0;
+  }
+}
+
+void hI2F(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U64 a[32], d[32];
+  x.fetch64(in.ops[1], m, a, in, false);
+  const Operand &src = in.ops[1];
+  int old = std::fegetround();
+  std::fesetround(feMode(c.rnd));
+  for (int l = 0; l < 32; ++l) {
+    U64 v = is64(c.src) ? a[l] : U64(U32(a[l]));
+    if (src.sel >= 3 && src.sel <= 6) v = (v >> (8 * (src.sel - 3))) & 0xff; // .B1 byte select
+    if (src.sel == 2) v >>= 16;
+    if (c.dst == kF64) {
+      volatile double r = c.src == kS64 ? double(std::int64_t(v)) : c.src == kU64 ? double(v) : srcValue(c.src, v);
+      d[l] = std::bit_cast<U64>(double(r));
+    } else {
+      volatile float r = c.src == kS64 ? float(std::int64_t(v)) : c.src == kU64 ? float(v)
+                       : c.src == kS32 ? float(std::int32_t(v)) : c.src == kU32 ? float(U32(v))
+                       : float(srcValue(c.src, v));
+      d[l] = std::bit_cast<U32>(float(r));
+    }
+  }
+  std::fesetround(old);
+  if (c.dst == kF64) x.write64(in.ops[0], m, d);
+  else { U32 o[32]; for (int l = 0; l < 32; ++l) o[l] = U32(d[l]); x.write(in.ops[0], m, o); }
+}
+
+void hF2I(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U64 a[32], d[32];
+  if (c.src == kF64) x.fetch64(in.ops[1], m, a, in, true);
+  else { U32 t[32]; x.fetchF(in.ops[1], m, t, in); for (int l = 0; l < 32; ++l) a[l] = t[l]; }
+  for (int l = 0; l < 32; ++l) {
+    double v = srcValue(c.src, a[l]);
+    if (c.ftz && c.src == kF32 && (U32(a[l]) & 0x7f800000u) == 0) v = 0;
+    if (std::isnan(v)) { d[l] = 0; continue; }
+    double r = c.rnd == kRdZ ? std::trunc(v) : c.rnd == kRM ? std::floor(v) : c.rnd == kRP ? std::ceil(v) : std::nearbyint(v);
+    double lo, hi;
+    switch (c.dst) {
+    case kS32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case kU32: lo = 0, hi = 4294967295.0; break;
+    case kS64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    case kU64: lo = 0, hi = 18446744073709551615.0; break;
+    case kS16: lo = -32768, hi = 32767; break;
+    case kU16: lo = 0, hi = 65535; break;
+    case kS8: lo = -128, hi = 127; break;
+    default: lo = 0, hi = 255; break;
+    }
+    if (r <= lo) r = lo;
+    if (c.dst == kS64 && r >= 9223372036854775807.0) { d[l] = U64(std::numeric_limits<std::int64_t>::max()); continue; }
+    if (c.dst == kU64 && r >= 18446744073709551615.0) { d[l] = ~0ull; continue; }
+    if (r >= hi) r = hi;
+    d[l] = (c.dst == kS64 || c.dst == kS32 || c.dst == kS16 || c.dst == kS8) ? U64(std::int64_t(r)) : U64(r);
+    if (!is64(c.dst)) d[l] &= 0xffffffffull;
+  }
+  if (is64(c.dst)) x.write64(in.ops[0], m, d);
+  else { U32 o[32]; for (int l = 0; l < 32; ++l) o[l] = U32(d[l]); x.write(in.ops[0], m, o); }
+}
+
+void hF2F(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U64 a[32], d[32];
+  if (c.src == kF64) x.fetch64(in.ops[1], m, a, in, true);
+  else { U32 t[32]; x.fetchF(in.ops[1], m, t, in); for (int l = 0; l < 32; ++l) a[l] = t[l]; }
+  int old = std::fegetround();
+  std::fesetround(feMode(c.rnd));
+  for (int l = 0; l < 32; ++l) {
+    double v = srcValue(c.src, a[l]);
+    if (c.dst == kF64) d[l] = std::isnan(v) ? 0xffffffffffffffffull : std::bit_cast<U64>(v);
+    else {
+      volatile float r = float(v);
+      U32 b = std::isnan(v) ? 0x7fffffffu : std::bit_cast<U32>(float(r));
+      if (c.ftz && (b & 0x7f800000u) == 0) b &= 0x80000000u;
+      d[l] = b;
+    }
+  }
+  std::fesetround(old);
+  if (c.dst == kF64) x.write64(in.ops[0], m, d);
+  else { U32 o[32]; for (int l = 0; l < 32; ++l) o[l] = U32(d[l]); x.write(in.ops[0], m, o); }
+}
+
+void hFrnd(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U64 a[32], d[32];
+  bool dbl = c.src == kF64 || c.dst == kF64;
+  if (dbl) x.fetch64(in.ops[1], m, a, in, true);
+  else { U32 t[32]; x.fetchF(in.ops[1], m, t, in); for (int l = 0; l < 32; ++l) a[l] = t[l]; }
+  for (int l = 0; l < 32; ++l) {
+    double v = dbl ? std::bit_cast<double>(a[l]) : double(std::bit_cast<float>(U32(a[l])));
+    double r = c.rnd == kRdZ ? std::trunc(v) : c.rnd == kRM ? std::floor(v) : c.rnd == kRP ? std::ceil(v) : std::nearbyint(v);
+    if (dbl) d[l] = std::isnan(r) ? 0xffffffffffffffffull : std::bit_cast<U64>(r);
+    else d[l] = std::isnan(r) ? 0x7fffffffu : std::bit_cast<U32>(float(r));
+  }
+  if (dbl) x.write64(in.ops[0], m, d);
+  else { U32 o[32]; for (int l = 0; l < 32; ++l) o[l] = U32(d[l]); x.write(in.ops[0], m, o); }
+}
+
+} // namespace
+
+std::string selectConvert(Instr &in) {
+  const std::string &b = in.base;
+  std::vector<Ty> tys;
+  U32 rnd = kRN;
+  bool ftz = false;
+  for (const auto &mod : in.mods) {
+    Ty t = tyOf(mod);
+    if (t != kNone) { tys.push_back(t); continue; }
+    if (mod == "RZ" || mod == "TRUNC") rnd = kRdZ;
+    else if (mod == "RM" || mod == "FLOOR") rnd = kRM;
+    else if (mod == "RP" || mod == "CEIL") rnd = kRP;
+    else if (mod == "RN" || mod == "ROUND") rnd = kRN;
+    else if (mod == "FTZ") ftz = true;
+    else if (mod == "NTZ" || mod == "PACK_AB") continue;
+    else return b + " modifier ." + mod + " is not supported";
+  }
+  Ty dst = kNone, src = kNone;
+  if (b == "I2F" || b == "I2FP") {
+    // I2F[.dst][.src]: one type names the source unless it is a float type
+    if (tys.size() >= 2) dst = tys[0], src = tys[1];
+    else if (tys.size() == 1) (isFloat(tys[0]) ? dst : src) = tys[0];
+    if (dst == kNone) dst = kF32;
+    if (src == kNone) src = kS32;
+    if (isFloat(src) || !isFloat(dst) || dst == kF16) return "I2F from " + std::to_string(src) + " is not supported";
+    in.fn = hI2F;
+  } else if (b == "F2I" || b == "F2IP") {
+    if (tys.size() >= 2) dst = tys[0], src = tys[1];
+    else if (tys.size() == 1) (isFloat(tys[0]) ? src : dst) = tys[0];
+    if (dst == kNone) dst = kS32;
+    if (src == kNone) src = kF32;
+    if (!isFloat(src) || src == kF16) return "F2I from f16 is not supported";
+    if (!hasMod(in, "TRUNC") && !hasMod(in, "FLOOR") && !hasMod(in, "CEIL") && !hasMod(in, "RZ") &&
+        !hasMod(in, "RM") && !hasMod(in, "RP"))
+      rnd = kRN;
+    in.fn = hF2I;
+  } else if (b == "F2F") {
+    if (tys.size() != 2 || tys[0] == kF16 || tys[1] == kF16) return "F2F form is not supported";
+    dst = tys[0], src = tys[1];
+    in.fn = hF2F;
+  } else if (b == "FRND") {
+    src = dst = tys.empty() ? kF32 : tys[0];
+    in.fn = hFrnd;
+  } else {
+    return "not a conversion opcode";
+  }
+  in.sub = U32(dst) | U32(src) << 8 | rnd << 16;
+  in.flags = ftz;
+  return {};
+}
+
+} // namespace warplens::sassemu

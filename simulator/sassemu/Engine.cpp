@@ -1,0 +1,405 @@
+/// \file
+/// Loading (decode every instruction once, lay out constant bank 0, buffers, shared and local
+/// memory) and running (blocks spread over worker threads, warps of a block run until a block
+/// barrier, SIMT groups scheduled lowest pc first with convergence barriers) for Engine.h.
+#include "sassemu/Engine.h"
+
+#include "emu/Loader.h"
+#include "sassemu/Decoder.h"
+#include "sassemu/Exec.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace warplens::sassemu {
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+Expected<std::vector<Instr>> decodeFunction(const sass::SassFunction &fn, const std::string &where) {
+  LabelMap labels(fn.labels.begin(), fn.labels.end());
+  std::vector<Instr> code;
+  for (const sass::SassInstruction &si : fn.instructions) {
+    auto in = decodeText(si.text, si.pc, labels);
+    auto loc = [&] {
+      std::string s = si.innerLine >= 0 ? si.innerFile + ":" + std::to_string(si.innerLine) : std::string();
+      return s.empty() ? std::string() : ", source " + s;
+    };
+    if (!in.ok()) return Error::at(where, fn.name + ": " + in.error().message + loc());
+    Instr &d = *in;
+    d.sourceFile = si.innerLine >= 0 ? si.innerFile : si.sourceFile;
+    d.sourceLine = si.innerLine >= 0 ? si.innerLine : si.sourceLine;
+    Selector sel = selectorFor(d.base);
+    std::string err = sel ? sel(d) : "unsupported opcode '" + d.base + "'";
+    if (!err.empty() || !d.fn)
+      return Error::at(where, fn.name + ": pc " + hex(si.pc) + " `" + d.text + "`: " +
+                                  (err.empty() ? "no semantics" : err) + loc() +
+                                  " (the SASS engine cannot execute it; --engine ptx runs the PTX instead)");
+    if (si.pc % 16) return Error::at(where, fn.name + ": pc " + hex(si.pc) + " is not 16-byte aligned");
+    std::size_t idx = si.pc / 16;
+    if (idx >= code.size()) code.resize(idx + 1);
+    d.site = static_cast<std::uint32_t>(idx);
+    code[idx] = std::move(d);
+  }
+  return code;
+}
+
+struct Shared {
+  const Program *prog = nullptr;
+  const launch::LaunchSpec *spec = nullptr;
+  std::uint64_t totalBlocks = 0, budget = 0;
+  std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0};
+  std::atomic<bool> abort{false};
+  std::mutex mu;
+  std::string error;
+  std::uint64_t errorBlock = ~0ull;
+  void fail(std::uint64_t block, const std::string &msg) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (block < errorBlock) errorBlock = block, error = msg;
+    abort = true;
+  }
+};
+
+class Worker {
+public:
+  Worker(Shared &s, model::AccessListener &listener) : s_(s) {
+    const Program &p = *s.prog;
+    x_.prog = &p;
+    x_.listener = &listener;
+    const auto &b = s.spec->block;
+    for (int i = 0; i < 3; ++i) x_.blockDim[i] = b[i];
+    tpb_ = b[0] * b[1] * b[2];
+    nWarps_ = (tpb_ + 31) / 32;
+    warps_ = std::make_unique<Warp[]>(nWarps_);
+    for (std::uint32_t i = 0; i < nWarps_; ++i) {
+      warps_[i].index = i;
+      warps_[i].local.assign(std::size_t(p.localBytes) * 32, 0);
+    }
+    shared_.assign(p.sharedBytes, 0);
+    x_.shared = shared_.data();
+  }
+
+  void run() {
+    const auto &g = s_.spec->grid;
+    while (!s_.abort) {
+      std::uint64_t bl = s_.nextBlock++;
+      if (bl >= s_.totalBlocks) break;
+      x_.blockLinear = static_cast<std::uint32_t>(bl);
+      x_.block[0] = static_cast<std::uint32_t>(bl % g[0]);
+      x_.block[1] = static_cast<std::uint32_t>((bl / g[0]) % g[1]);
+      x_.block[2] = static_cast<std::uint32_t>(bl / (std::uint64_t(g[0]) * g[1]));
+      runBlock();
+      s_.warpInstr += warpInstr_;
+      s_.threadInstr += threadInstr_;
+      if (s_.used.fetch_add(threadInstr_) + threadInstr_ > s_.budget)
+        s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
+                        " thread-instructions exhausted (raise it or shrink the launch)");
+      warpInstr_ = threadInstr_ = 0;
+      if (x_.failed) { s_.fail(bl, x_.error); break; }
+    }
+  }
+
+private:
+  void initWarp(Warp &w) {
+    const Program &p = *x_.prog;
+    std::uint32_t first = w.index * 32;
+    std::uint32_t n = std::min<std::uint32_t>(32, tpb_ - first);
+    w.launched = n == 32 ? ~0u : ((1u << n) - 1);
+    w.exited = ~w.launched;
+    w.done = false;
+    w.groups.assign(1, Group{0, w.launched, GroupState::Run, 0});
+    for (std::uint32_t r = 0; r < p.maxReg && r < 255; ++r) std::memset(w.r[r], 0, 128);
+    std::memset(w.r[255], 0, 128);
+    std::memset(w.ur, 0, sizeof w.ur);
+    std::memset(w.p, 0, sizeof w.p);
+    w.p[7] = ~0u;
+    std::memset(w.up, 0, sizeof w.up);
+    w.up[7] = 1;
+    std::memset(w.b, 0, sizeof w.b);
+  }
+
+  void runBlock() {
+    std::fill(shared_.begin(), shared_.end(), 0);
+    for (std::uint32_t i = 0; i < nWarps_; ++i) initWarp(warps_[i]);
+    while (!x_.stop) {
+      bool anyLive = false, anyRan = false;
+      for (std::uint32_t i = 0; i < nWarps_ && !x_.stop; ++i) {
+        Warp &w = warps_[i];
+        if (w.done) continue;
+        anyLive = true;
+        if (runWarp(w)) anyRan = true;
+      }
+      if (!anyLive || x_.stop) break;
+      // Every live warp waits at a block barrier: release them all.
+      bool released = false;
+      for (std::uint32_t i = 0; i < nWarps_; ++i)
+        for (Group &gr : warps_[i].groups)
+          if (gr.state == GroupState::BlockBarrier) gr.state = GroupState::Run, released = true;
+      if (!released && !anyRan) {
+        x_.fail("the block's warps can make no progress (barrier deadlock) in block " + x_.blockStr());
+        break;
+      }
+    }
+  }
+
+  /// The lowest-pc runnable group (groups at the same pc merged), or nullptr when the warp is
+  /// done or waits at a block barrier. Satisfied convergence barriers are released here.
+  Group *pick(Warp &w) {
+    auto &gs = w.groups;
+    for (;;) {
+      gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
+      for (Group &g : gs) {
+        if (g.state == GroupState::BsyncWait && ((w.b[g.need] & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
+        if (g.state == GroupState::WarpsyncWait && ((g.need & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
+      }
+      int best = -1;
+      for (int i = 0; i < int(gs.size()); ++i)
+        if (gs[i].state == GroupState::Run && (best < 0 || gs[i].pc < gs[best].pc)) best = i;
+      if (best >= 0) {
+        Group &b = gs[best];
+        for (int i = 0; i < int(gs.size()); ++i)
+          if (i != best && gs[i].state == GroupState::Run && gs[i].pc == b.pc) b.mask |= gs[i].mask, gs[i].mask = 0;
+        minOther_ = ~0u;
+        for (int i = 0; i < int(gs.size()); ++i)
+          if (i != best && gs[i].mask && gs[i].state == GroupState::Run) minOther_ = std::min(minOther_, gs[i].pc);
+        return &b;
+      }
+      if (gs.empty()) { w.done = true; return nullptr; }
+      for (const Group &g : gs)
+        if (g.state == GroupState::BlockBarrier) return nullptr;
+      // Only convergence waits are left and none is satisfied (e.g. lanes waiting at a block
+      // barrier inside the region): release the lowest one, as the hardware's scheduler would.
+      Group *low = nullptr;
+      for (Group &g : gs)
+        if (!low || g.pc < low->pc) low = &g;
+      low->state = GroupState::Run;
+      ++low->pc;
+    }
+  }
+
+  /// Runs `w` until it is done or waits at a block barrier. Returns true if it executed anything.
+  bool runWarp(Warp &w) {
+    x_.w = &w;
+    const Program &p = *x_.prog;
+    const std::size_t n = p.code.size();
+    bool ran = false;
+    Group *g = pick(w);
+    while (g && !x_.stop) {
+      x_.g = g;
+      x_.regroup = false;
+      if (g->pc >= n || !p.code[g->pc].fn) {
+        x_.fail("execution ran off the end of the kernel code at pc " + hex(std::uint64_t(g->pc) * 16) +
+                " in block " + x_.blockStr());
+        break;
+      }
+      const Instr &in = p.code[g->pc];
+      std::uint32_t m = g->mask;
+      ran = true;
+      ++warpInstr_;
+      threadInstr_ += unsigned(std::popcount(m));
+      if (in.control) {
+        in.fn(x_, in, m);
+        g = pick(w);
+        continue;
+      }
+      std::uint32_t eff = in.guard.kind == OpKind::None ? m : (m & x_.predMask(in.guard));
+      if (eff || in.emit) in.fn(x_, in, eff);
+      ++g->pc;
+      if (g->pc >= minOther_) g = pick(w);
+    }
+    return ran;
+  }
+
+  Shared &s_;
+  Exec x_;
+  std::unique_ptr<Warp[]> warps_;
+  std::vector<std::uint8_t> shared_;
+  std::uint32_t tpb_ = 0, nWarps_ = 0;
+  std::uint32_t minOther_ = ~0u;
+  std::uint64_t warpInstr_ = 0, threadInstr_ = 0;
+};
+
+Status encodeArg(const launch::ArgSpec &a, std::uint8_t *dst, unsigned size, const std::string &where) {
+  unsigned n = launch::sizeOf(a.type);
+  if (n != size)
+    return Error{where + ": value of " + std::to_string(n) + " bytes for a " + std::to_string(size) + "-byte parameter"};
+  using launch::ScalarType;
+  if (a.type == ScalarType::F32) { float f = static_cast<float>(a.floatValue); std::memcpy(dst, &f, 4); }
+  else if (a.type == ScalarType::F64) std::memcpy(dst, &a.floatValue, 8);
+  else if (a.type == ScalarType::F16) return Error{where + ": f16 values as kernel parameters are not supported"};
+  else std::memcpy(dst, &a.intValue, n);
+  return {};
+}
+
+Expected<std::unique_ptr<Program>> load(const sass::SassFunction &fn, const Cubin &cubin,
+                                        const launch::LaunchSpec &spec,
+                                        std::vector<launch::HostBuffer> &buffers, const std::string &where) {
+  auto prog = std::make_unique<Program>();
+  prog->path = where;
+  prog->kernel = fn.name;
+  WL_TRY(code, decodeFunction(fn, where));
+  prog->code = std::move(code);
+  for (const Instr &in : prog->code) {
+    auto see = [&](const Operand &o) {
+      if (o.kind == OpKind::Reg && o.index != kRZ) prog->maxReg = std::max(prog->maxReg, o.index + (o.wide ? 2u : 1u) + 3);
+      if ((o.kind == OpKind::Mem || o.kind == OpKind::Const) && o.idxKind == OpKind::Reg && o.idx != kRZ)
+        prog->maxReg = std::max(prog->maxReg, o.idx + 2);
+    };
+    for (const Operand &o : in.ops) see(o);
+  }
+  prog->maxReg = std::min<std::uint32_t>(prog->maxReg, 255);
+  auto kit = cubin.kernels.find(fn.name);
+  if (kit == cubin.kernels.end()) return Error::at(where, "the cubin has no kernel '" + fn.name + "'");
+  const CubinKernel &k = kit->second;
+  std::string specWhere = spec.specFile.empty() ? spec.name : spec.specFile;
+  if (k.params.size() != spec.args.size())
+    return Error{specWhere + ": kernel '" + fn.name + "' takes " + std::to_string(k.params.size()) +
+                 " parameters but the launch gives " + std::to_string(spec.args.size()) + " args"};
+  // Buffers at the same addresses the PTX emulator uses (512-byte aligned, as cudaMalloc).
+  auto bases = emu::bufferBases(buffers);
+  std::uint64_t end = emu::kGlobalBase;
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    prog->buffers.push_back({buffers[i].name, bases[i], buffers[i].bytes.size(), buffers[i].bytes.data()});
+    end = bases[i] + alignUp(std::max<std::uint64_t>(buffers[i].bytes.size(), 1), 512) + 512;
+  }
+  std::map<std::string, std::uint64_t> globalAddr;
+  for (const CubinGlobal &gv : cubin.globals) {
+    prog->moduleGlobals.push_back(gv.bytes);
+    globalAddr[gv.name] = end;
+    end += alignUp(gv.bytes.size(), 512) + 512;
+  }
+  for (std::size_t i = 0; i < cubin.globals.size(); ++i)
+    prog->buffers.push_back({cubin.globals[i].name, globalAddr[cubin.globals[i].name], cubin.globals[i].bytes.size(),
+                             prog->moduleGlobals[i].data()});
+  std::sort(prog->buffers.begin(), prog->buffers.end(), [](const Buffer &a, const Buffer &b) { return a.base < b.base; });
+  // Constant banks
+  for (const auto &[bank, bytes] : cubin.banks)
+    if (bank >= 1 && bank < 6) prog->cbank[bank] = bytes;
+  for (const CubinAddressSlot &s : cubin.addressSlots) {
+    if (s.bank >= 6 || s.bank == 0) continue;
+    auto it = globalAddr.find(s.symbol);
+    if (it == globalAddr.end())
+      return Error::at(where, "constant bank " + std::to_string(s.bank) + " holds the address of '" + s.symbol +
+                                  "', which is not a __device__ variable the SASS engine can place");
+    std::uint64_t v = it->second + static_cast<std::uint64_t>(s.addend);
+    auto &b = prog->cbank[s.bank];
+    unsigned n = (s.lo32 || s.hi32) ? 4 : 8;
+    if (s.hi32) v >>= 32;
+    if (b.size() < s.offset + n) b.resize(s.offset + n, 0);
+    std::memcpy(b.data() + s.offset, &v, n);
+  }
+  // Local memory: the frame (and callees' stack), R1 starts at its top.
+  prog->localBytes = static_cast<std::uint32_t>(alignUp(std::max(k.frameBytes, k.stackBytes), 16));
+  prog->sharedBytes = std::max<std::uint32_t>(k.sharedBytes, kSharedReserved) + spec.dynamicSharedBytes;
+  // Constant bank 0: launch dimensions, windows, stack, parameters.
+  auto &c0 = prog->cbank[0];
+  c0.assign(std::max<std::size_t>(k.paramBase + std::max<std::uint32_t>(k.paramBytes, 0), 0x210) + 16, 0);
+  auto put32 = [&](std::size_t off, std::uint32_t v) { std::memcpy(c0.data() + off, &v, 4); };
+  for (int i = 0; i < 3; ++i) put32(4 * i, spec.block[i]), put32(0xc + 4 * i, spec.grid[i]);
+  put32(0x20, static_cast<std::uint32_t>(kLocalWindow));
+  put32(0x24, static_cast<std::uint32_t>(kLocalWindow >> 32));
+  put32(0x28, prog->localBytes);
+  for (std::size_t i = 0; i < k.params.size(); ++i) {
+    const KernelParam &p = k.params[i];
+    const launch::ArgSpec &a = spec.args[i];
+    std::string argWhere = specWhere + ": args[" + std::to_string(i) + "]";
+    std::size_t off = k.paramBase + p.offset;
+    if (off + p.size > c0.size()) c0.resize(off + p.size, 0);
+    if (a.isBuffer) {
+      if (p.size != 8) return Error{argWhere + ": buffer '" + a.buffer + "' passed to a " + std::to_string(p.size) + "-byte parameter"};
+      const Buffer *found = nullptr;
+      for (const Buffer &b : prog->buffers)
+        if (b.name == a.buffer) found = &b;
+      if (!found) return Error{argWhere + ": unknown buffer '" + a.buffer + "'"};
+      std::uint64_t v = found->base + a.offsetBytes;
+      std::memcpy(c0.data() + off, &v, 8);
+    } else {
+      WL_CHECK(encodeArg(a, c0.data() + off, p.size, argWhere));
+    }
+  }
+  return prog;
+}
+
+} // namespace
+
+std::string Program::where(const Instr &in) const {
+  std::string s = "pc " + hex(in.pc) + " `" + in.text + "`";
+  if (in.sourceLine >= 0) s += ", source " + in.sourceFile + ":" + std::to_string(in.sourceLine);
+  return s;
+}
+
+Expected<std::vector<model::SiteInfo>> memorySites(const sass::SassFunction &fn, const std::string &where) {
+  WL_TRY(code, decodeFunction(fn, where));
+  std::vector<model::SiteInfo> sites;
+  for (const Instr &in : code) {
+    if (!in.fn || !in.emit) continue;
+    model::SiteInfo s;
+    s.site = in.site;
+    s.sourceFile = in.sourceFile;
+    s.sourceLine = in.sourceLine;
+    s.space = in.space;
+    s.op = in.memOp;
+    s.widthBytes = in.width;
+    s.sassPc = in.pc;
+    s.sassText = in.text;
+    sites.push_back(std::move(s));
+  }
+  return sites;
+}
+
+Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cubin,
+                                   const launch::LaunchSpec &spec,
+                                   std::vector<launch::HostBuffer> &buffers,
+                                   const emu::ListenerFactory &makeListener,
+                                   const emu::EmuOptions &options, const std::string &where) {
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < 3; ++i)
+    if (spec.grid[i] == 0 || spec.block[i] == 0)
+      return Error{spec.specFile + ": grid and block dimensions must be positive"};
+  std::uint64_t tpb = std::uint64_t(spec.block[0]) * spec.block[1] * spec.block[2];
+  if (tpb > 1024) return Error{spec.specFile + ": block of " + std::to_string(tpb) + " threads exceeds 1024"};
+  WL_TRY(prog, load(fn, cubin, spec, buffers, where));
+  WL_TRY(sites, memorySites(fn, where));
+  Shared sh;
+  sh.prog = prog.get();
+  sh.spec = &spec;
+  sh.totalBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
+  sh.budget = options.instructionBudget;
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, sh.totalBlocks));
+  emu::LaunchRun run;
+  run.kernelMangled = fn.name;
+  run.sites = std::move(sites);
+  for (unsigned i = 0; i < threads; ++i) run.listeners.push_back(makeListener());
+  if (threads == 1) {
+    Worker w(sh, *run.listeners[0]);
+    w.run();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned i = 0; i < threads; ++i)
+      pool.emplace_back([&sh, &run, i] {
+        Worker w(sh, *run.listeners[i]);
+        w.run();
+      });
+    for (auto &t : pool) t.join();
+  }
+  if (sh.abort) return Error{sh.error};
+  for (auto &l : run.listeners) l->onEnd();
+  run.stats.warpInstructions = sh.warpInstr;
+  run.stats.threadInstructions = sh.threadInstr;
+  run.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+} // namespace warplens::sassemu
