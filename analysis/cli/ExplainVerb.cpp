@@ -60,6 +60,7 @@ std::optional<std::uint64_t> parsePc(const std::string &text) {
 int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
   LaunchCommand launchCmd;
+  std::string engine = "auto";
   std::string sass = "auto", arch = "sm_90", format = "text", pcText;
   int line = 0;
   unsigned threads = 0;
@@ -69,6 +70,9 @@ int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
       ("pc", po::value(&pcText), "SASS pc of the instruction (0x01c0, as analyze prints it)")
       ("line", po::value(&line), "source line: explain every memory instruction on it")
       ("sass", po::value(&sass), "auto | none | FILE (a cuobjdump/nvdisasm listing)")
+      ("engine", po::value(&engine),
+       "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
+       "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("format", po::value(&format), "text | json")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)");
@@ -109,6 +113,7 @@ int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
   analysis::AnalyzeOptions opt;
   opt.arch = arch;
   opt.sass = sass;
+  opt.engine = engine;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   analysis::RunDetail detail;

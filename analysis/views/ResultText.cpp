@@ -45,6 +45,7 @@ void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
   os << "\n";
   if (!r.device.empty()) os << "   device: " << r.device << "\n";
   if (!r.sassSource.empty()) os << "   sass:   " << r.sassSource << "\n";
+  if (!r.engine.empty()) os << "   engine: " << r.engine << (r.engine == "sass" ? " (the cubin's SASS executed)" : " (PTX emulated)") << "\n";
   if (r.checkPassed)
     os << "   check:  " << (*r.checkPassed ? "passed" : "FAILED")
        << (r.checkDetail.empty() ? "" : " (" + r.checkDetail + ")") << "\n";
