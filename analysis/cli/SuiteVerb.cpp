@@ -89,13 +89,27 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;
-  int failedChecks = 0;
+  int failedChecks = 0, failedLaunches = 0;
   auto total0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto t0 = std::chrono::steady_clock::now();
     auto r = pipeline.analyze(*specs[i]);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!r) return fail(r.error());
+    if (!r) {
+      // Suite isolation: a launch that cannot be analyzed is reported with its error (file, line,
+      // token); the other launches keep their results and the exit status says one failed.
+      err << "[" << i + 1 << "/" << specs.size() << "] " << specs[i]->name
+          << ": NOT ANALYZED: " << r.error().message << "\n";
+      ++failedLaunches;
+      launch::LaunchResult bad;
+      bad.name = specs[i]->name;
+      bad.kernel = specs[i]->kernel;
+      bad.grid = specs[i]->grid;
+      bad.block = specs[i]->block;
+      bad.arch = arch;
+      bad.error = r.error().message;
+      r = std::move(bad);
+    }
     err << "[" << i + 1 << "/" << specs.size() << "] " << specs[i]->name << ": " << std::fixed
         << std::setprecision(2) << secs << " s";
     if (r->checkPassed) err << (*r->checkPassed ? ", check passed" : ", CHECK FAILED: " + r->checkDetail);
@@ -106,6 +120,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   err << "suite: " << results.size() << " launches in " << std::fixed << std::setprecision(2)
       << std::chrono::duration<double>(std::chrono::steady_clock::now() - total0).count() << " s";
   if (failedChecks) err << ", " << failedChecks << " functional check(s) failed";
+  if (failedLaunches) err << ", " << failedLaunches << " launch(es) could not be analyzed";
   err << "\n";
   for (const auto &[extraFormat, path] : {std::pair<std::string, std::string>{"json", jsonOut},
                                           {"html", htmlOut}}) {
@@ -117,7 +132,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   auto text = analysis::renderResults(results, format);
   if (!text) return fail(text.error());
   if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
-  return failedChecks ? 1 : 0;
+  return failedLaunches ? 2 : failedChecks ? 1 : 0;
 }
 
 } // namespace warplens::cli

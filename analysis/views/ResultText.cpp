@@ -52,6 +52,7 @@ void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
   else
     os << "   check:  not run\n";
   for (const auto &n : r.notes) os << "   note:   " << n << "\n";
+  if (!r.error.empty()) os << "   ERROR:  not analyzed: " << r.error << "\n";
   os << "\n";
 
   if (r.instructions.empty()) {

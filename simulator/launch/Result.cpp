@@ -205,6 +205,7 @@ json toJson(const LaunchResult &r) {
     j["check"] = c;
   }
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (!r.error.empty()) j["error"] = r.error;
   if (!r.time.is_null()) j["time"] = r.time;
   return j;
 }
@@ -267,6 +268,7 @@ Expected<LaunchResult> launchResultFromJson(const json &j, const std::string &wh
       r.notes.push_back((*it)[i].get<std::string>());
     }
   }
+  WL_CHECK(readString(j, "error", where, r.error));
   return r;
 }
 

@@ -58,6 +58,9 @@ struct LaunchResult {
   std::optional<bool> checkPassed;      ///< functional check, where one ran
   std::string checkDetail;
   std::vector<std::string> notes;       ///< caveats shown to the user
+  /// Why the launch could not be analyzed (suite isolation: the other launches keep their
+  /// results); empty when it was. JSON "error".
+  std::string error;
   /// Time section (JSON "time"): predicted duration terms and limiter (perf/TimeModel.h) or the
   /// measured duration samples (probe); null when absent. Durations in ns.
   nlohmann::json time;
