@@ -76,6 +76,9 @@ const std::vector<FieldRule> &fields() {
     f.push_back({"capacity.sharedBytesPerBlockMax", Kind::UInt, 0, kBig});
     f.push_back({"capacity.l2Bytes", Kind::UInt, 0, kBig});
     f.push_back({"capacity.source", Kind::Str});
+    f.push_back({"dram.readFetchBytes", Kind::UInt, 32, 128, true, false});
+    f.push_back({"dram.fillPartialWrites", Kind::Bool, 0, 0, false, false});
+    f.push_back({"dram.source", Kind::Str, 0, 0, false, false});
     return f;
   }();
   return all;
@@ -145,7 +148,7 @@ Status checkFile(const std::string &file, const json &doc) {
                                    " is not a power of two");
     }
   }
-  for (const char *group : {"warp", "global", "shared", "capacity"}) {
+  for (const char *group : {"warp", "global", "shared", "capacity", "dram"}) {
     if (!doc.contains(group)) continue;
     const json &g = doc[group];
     if (!g.contains("source") || g["source"].get<std::string>().empty())
@@ -281,6 +284,11 @@ Expected<ArchSpec> fromMerged(const json &m, const std::string &leafFile) {
   a.l2Bytes = c["l2Bytes"].get<std::uint64_t>();
   for (const char *group : {"warp", "global", "shared", "capacity"})
     a.sources[group] = m[group]["source"].get<std::string>();
+  if (m.contains("dram")) {
+    a.dramReadFetchBytes = m["dram"].value("readFetchBytes", 32u);
+    a.dramFillPartialWrites = m["dram"].value("fillPartialWrites", false);
+    a.sources["dram"] = m["dram"].value("source", "");
+  }
   return a;
 }
 

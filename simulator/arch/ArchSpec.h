@@ -59,6 +59,10 @@ struct ArchSpec {
   std::uint64_t sharedBytesPerSmMax = 0;
   std::uint64_t sharedBytesPerBlockMax = 0;
   std::uint64_t l2Bytes = 0;
+  // DRAM fetch rule (optional "dram" group; model/DramSectorModel.h): reads reach DRAM in units
+  // of dramReadFetchBytes (aligned); sectors written only in part are filled from DRAM.
+  unsigned dramReadFetchBytes = 32;
+  bool dramFillPartialWrites = false;
   /// field group -> citation ("shared": "CUDA C++ Programming Guide, CC 9.0 §...")
   std::map<std::string, std::string> sources;
   /// Data files this spec was resolved from, leaf first ("sm_90.json", "sm_89.json", ...).

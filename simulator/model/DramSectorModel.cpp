@@ -1,5 +1,6 @@
 /// \file
-/// Cold-L2 DRAM read model: a sparse bitmap of the global sectors read (see DramSectorModel.h).
+/// Cold-L2 DRAM model: sparse bitmaps of the global sectors read and byte masks of the sectors
+/// written (see DramSectorModel.h).
 #include "model/DramSectorModel.h"
 
 #include <bit>
@@ -8,7 +9,9 @@ namespace warplens::model {
 
 DramSectorModel::DramSectorModel(const arch::ArchSpec &arch)
     : sectorShift_(static_cast<unsigned>(std::countr_zero(arch.sectorBytes ? arch.sectorBytes : 32u))),
-      sectorBytes_(arch.sectorBytes ? arch.sectorBytes : 32u) {}
+      sectorBytes_(arch.sectorBytes ? arch.sectorBytes : 32u),
+      fetchSectors_(arch.dramReadFetchBytes > sectorBytes_ ? arch.dramReadFetchBytes / sectorBytes_ : 1u),
+      fillPartialWrites_(arch.dramFillPartialWrites) {}
 
 void DramSectorModel::mark(std::uint64_t sector) {
   std::uint64_t page = sector >> kPageShift;
@@ -18,16 +21,40 @@ void DramSectorModel::mark(std::uint64_t sector) {
     last_ = &bits;
     lastPage_ = page;
   }
-  std::uint64_t bit = sector & ((std::uint64_t(1) << kPageShift) - 1);
+  std::uint64_t bit = sector & (kSectors - 1);
   (*last_)[bit >> 6] |= std::uint64_t(1) << (bit & 63);
 }
 
+void DramSectorModel::markWrite(std::uint64_t addr, unsigned bytes) {
+  for (std::uint64_t a = addr; a < addr + bytes;) {
+    std::uint64_t sector = a >> sectorShift_;
+    std::uint64_t page = sector >> kPageShift;
+    if (page != lastWritePage_ || !lastWrite_) {
+      auto &masks = written_[page];
+      if (masks.empty()) masks.assign(kSectors, 0);
+      lastWrite_ = &masks;
+      lastWritePage_ = page;
+    }
+    unsigned first = static_cast<unsigned>(a & (sectorBytes_ - 1));
+    unsigned end = static_cast<unsigned>(std::min<std::uint64_t>(addr + bytes - (a - first), sectorBytes_));
+    std::uint32_t bitsMask = (end - first >= 32 ? 0xffffffffu : ((1u << (end - first)) - 1u)) << first;
+    (*lastWrite_)[sector & (kSectors - 1)] |= bitsMask;
+    a += end - first;
+  }
+}
+
 void DramSectorModel::onAccess(const AccessEvent &e) {
-  if (e.space != Space::Global || e.op == Op::Store) return;
+  if (e.space != Space::Global) return;
+  const unsigned width = e.widthBytes ? e.widthBytes : 1;
+  if (e.op == Op::Store) {
+    for (unsigned lane = 0; lane < 32; ++lane)
+      if (e.active.test(lane)) markWrite(e.addr[lane].value, width);
+    return;
+  }
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!e.active.test(lane)) continue;
     std::uint64_t first = e.addr[lane].value >> sectorShift_;
-    std::uint64_t last = (e.addr[lane].value + (e.widthBytes ? e.widthBytes : 1) - 1) >> sectorShift_;
+    std::uint64_t last = (e.addr[lane].value + width - 1) >> sectorShift_;
     for (std::uint64_t s = first; s <= last; ++s) mark(s);
   }
 }
@@ -41,13 +68,66 @@ void DramSectorModel::merge(const DramSectorModel &other) {
     }
     for (std::size_t i = 0; i < kWords; ++i) mine[i] |= bits[i];
   }
+  for (const auto &[page, masks] : other.written_) {
+    auto &mine = written_[page];
+    if (mine.empty()) {
+      mine = masks;
+      continue;
+    }
+    for (std::size_t i = 0; i < kSectors; ++i) mine[i] |= masks[i];
+  }
   last_ = nullptr; // rehash may have moved nothing, but keep the cache honest
+  lastWrite_ = nullptr;
 }
 
 std::uint64_t DramSectorModel::sectorsRead() const {
   std::uint64_t n = 0;
   for (const auto &[page, bits] : pages_)
     for (std::uint64_t w : bits) n += static_cast<std::uint64_t>(std::popcount(w));
+  return n;
+}
+
+std::uint64_t DramSectorModel::bytesRead() const {
+  // fetchSectors_ is a power of two dividing 64: fold each unit's bits onto its first bit.
+  std::uint64_t unitMask = 0;
+  for (unsigned b = 0; b < 64; b += fetchSectors_) unitMask |= std::uint64_t(1) << b;
+  auto fold = [&](std::uint64_t w) {
+    std::uint64_t f = w;
+    for (unsigned k = 1; k < fetchSectors_; ++k) f |= w >> k;
+    return f & unitMask;
+  };
+  std::uint64_t units = 0, fills = 0;
+  for (const auto &[page, bits] : pages_)
+    for (std::uint64_t w : bits) units += static_cast<std::uint64_t>(std::popcount(fold(w)));
+  if (fillPartialWrites_)
+    for (const auto &[page, masks] : written_) {
+      auto read = pages_.find(page);
+      for (std::size_t s = 0; s < kSectors; ++s) {
+        if (!masks[s] || masks[s] == 0xffffffffu) continue;
+        if (read != pages_.end()) { // a fetched read unit already brought the sector
+          std::size_t first = s / fetchSectors_ * fetchSectors_;
+          bool fetched = false;
+          for (std::size_t k = first; k < first + fetchSectors_; ++k)
+            fetched = fetched || ((read->second[k >> 6] >> (k & 63)) & 1);
+          if (fetched) continue;
+        }
+        ++fills;
+      }
+    }
+  return units * fetchSectors_ * sectorBytes_ + fills * sectorBytes_;
+}
+
+std::uint64_t DramSectorModel::sectorsWritten() const {
+  std::uint64_t n = 0;
+  for (const auto &[page, masks] : written_)
+    for (std::uint32_t m : masks) n += m != 0;
+  return n;
+}
+
+std::uint64_t DramSectorModel::sectorsPartlyWritten() const {
+  std::uint64_t n = 0;
+  for (const auto &[page, masks] : written_)
+    for (std::uint32_t m : masks) n += m != 0 && m != 0xffffffffu;
   return n;
 }
 

@@ -1,7 +1,11 @@
 /// \file
-/// Cold-L2 DRAM read model: predicts `dram__bytes_read.sum` as sector size x the distinct global
-/// sectors read (ld, atom, red) over the whole launch. Does not model L2 capacity (data read twice
-/// after eviction counts once), stores (never fetched: L2 keeps byte masks), or DRAM writes.
+/// Cold-L2 DRAM model: predicts `dram__bytes_read.sum` from the distinct global sectors read (ld,
+/// atom, red) over the whole launch under the architecture's fetch rule (arch "dram" group:
+/// DRAM reads happen in aligned units of `readFetchBytes`; a sector that stores write only in
+/// part is filled from DRAM, one sector, when `fillPartialWrites` and no read brought it), and
+/// the bytes written (distinct sectors stored).
+/// Does not model L2 capacity (data read twice after eviction counts once), when dirty lines
+/// reach DRAM (dram__bytes_write of a kernel depends on what stays in L2), or code fetches.
 #pragma once
 
 #include "arch/ArchSpec.h"
@@ -13,8 +17,8 @@
 
 namespace warplens::model {
 
-/// Listener; one per worker thread, merged afterwards. Memory is a bitmap of 4 KiB per MiB of
-/// global address space that was read (proportional to data touched, not to events).
+/// Listener; one per worker thread, merged afterwards. Memory: a bitmap of 4 KiB per MiB of
+/// global address space read, and 128 KiB of byte masks per MiB written.
 class DramSectorModel : public AccessListener {
 public:
   explicit DramSectorModel(const arch::ArchSpec &arch);
@@ -22,18 +26,31 @@ public:
   void merge(const DramSectorModel &other);
 
   std::uint64_t sectorsRead() const;
-  std::uint64_t bytesRead() const { return sectorsRead() * sectorBytes_; }
+  /// DRAM bytes read: readFetchBytes x the fetch units covering the sectors read, plus one
+  /// sector per partly written sector not already fetched (when the rule fills them).
+  std::uint64_t bytesRead() const;
+  std::uint64_t sectorsWritten() const;
+  std::uint64_t bytesWritten() const { return sectorsWritten() * sectorBytes_; }
+  /// Written sectors whose 32 bytes were not all written (and were not read).
+  std::uint64_t sectorsPartlyWritten() const;
 
 private:
   static constexpr unsigned kPageShift = 15; ///< sectors per page = 32768 (1 MiB of 32-byte sectors)
   static constexpr std::size_t kWords = (std::size_t(1) << kPageShift) / 64;
+  static constexpr std::size_t kSectors = std::size_t(1) << kPageShift;
   void mark(std::uint64_t sector);
+  void markWrite(std::uint64_t byteAddress, unsigned bytes);
 
   unsigned sectorShift_ = 5;
   unsigned sectorBytes_ = 32;
+  unsigned fetchSectors_ = 1;       ///< readFetchBytes / sectorBytes
+  bool fillPartialWrites_ = false;
   std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> pages_;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> written_; ///< byte masks per sector
   std::uint64_t lastPage_ = ~0ull;
   std::vector<std::uint64_t> *last_ = nullptr;
+  std::uint64_t lastWritePage_ = ~0ull;
+  std::vector<std::uint32_t> *lastWrite_ = nullptr;
 };
 
 } // namespace warplens::model
