@@ -37,6 +37,7 @@ struct Pipeline::Compiled {
   std::string sassSource;               ///< "cuobjdump 13.0", "listing FILE", ""
   std::string sassPath;                 ///< the listing file, for messages
   std::optional<sassemu::Cubin> cubin;  ///< kernel facts for the SASS engine, when compiled here
+  std::string ptxError;                 ///< why `module` is null (only the SASS engine can run)
   std::string cubinError;               ///< why there is no cubin
   std::vector<std::string> notes;
 };
@@ -199,8 +200,12 @@ Expected<const Pipeline::Compiled *> Pipeline::compiled(const launch::LaunchSpec
     c->sassSource = "listing " + options_.sass;
   }
   auto module = ptx::parseFile(ptxPath);
-  if (!module.ok()) return module.error();
-  c->module = *module;
+  // PTX the front end cannot read (cp.async, mbarrier, redux, wmma, inline asm ...) is no obstacle
+  // for the SASS engine, which executes the cubin: keep going without a module where it can run.
+  const bool sassCanRun = options_.engine != "ptx" && c->cubin && !sassPath.empty() && options_.sass == "auto";
+  if (!module.ok() && !sassCanRun) return module.error();
+  if (module.ok()) c->module = *module;
+  else c->ptxError = module.error().message;
   if (!sassPath.empty()) {
     auto listing = sass::readListing(sassPath);
     if (!listing.ok()) {
@@ -218,7 +223,7 @@ Expected<const Pipeline::Compiled *> Pipeline::compiled(const launch::LaunchSpec
 Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec, RunDetail *detail) {
   WL_TRY(arch, arch::loadArch(options_.arch));
   WL_TRY(comp, compiled(spec));
-  const ptx::Module &module = *comp->module;
+  const ptx::Module *modulePtr = comp->module.get();
 
   launch::LaunchResult result;
   result.name = spec.name;
@@ -234,8 +239,18 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
 
   // Load once up front for the kernel's memory sites and mangled name: the grouping must exist
   // before the listeners are created.
-  WL_TRY(kernel, emu::findKernel(module, spec.kernel));
-  std::string mangled = kernel->name;
+  const ptx::Function *kernel = nullptr;
+  std::string mangled;
+  if (modulePtr) {
+    WL_TRY(k, emu::findKernel(*modulePtr, spec.kernel));
+    kernel = k;
+    mangled = kernel->name;
+  } else { // no PTX module: the SASS listing names the kernels (SASS engine only)
+    const sass::SassFunction *f = sass::findFunction(comp->sass, spec.kernel);
+    if (!f || options_.engine == "ptx")
+      return Error{spec.specFile + ": " + comp->ptxError + (f ? "" : " (and the SASS listing has no kernel '" + spec.kernel + "')")};
+    mangled = f->name;
+  }
   result.kernel = mangled;
 
   if (options_.engine != "ptx" && options_.engine != "sass" && options_.engine != "auto")
@@ -258,7 +273,8 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
 
   std::vector<model::SiteInfo> ptxSites;
   if (!useSass) {
-    WL_TRY(program, emu::loadProgram(module, *kernel, spec, buffers));
+    if (!modulePtr || !kernel) return Error{spec.specFile + ": " + comp->ptxError};
+    WL_TRY(program, emu::loadProgram(*modulePtr, *kernel, spec, buffers));
     ptxSites = program->sites;
   }
 
@@ -297,7 +313,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   const bool wantWorst = detail && detail->wantWorst;
   auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get()); };
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
-                      : emu::runLaunch(module, spec, buffers, makeListener, eo));
+                      : emu::runLaunch(*modulePtr, spec, buffers, makeListener, eo));
   if (traceWriter) {
     traceWriter->onEnd();
     WL_CHECK(traceWriter->status());

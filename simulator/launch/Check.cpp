@@ -54,6 +54,13 @@ struct View {
     switch (buf->type) {
     case ScalarType::F32: { float f; std::memcpy(&f, at(i), 4); return f; }
     case ScalarType::F64: { double d; std::memcpy(&d, at(i), 8); return d; }
+    case ScalarType::F16: { // IEEE half (wmma/mma inputs): sign, 5-bit exponent, 10-bit mantissa
+      std::uint16_t h;
+      std::memcpy(&h, at(i), 2);
+      int e = (h >> 10) & 31, f = h & 0x3ff;
+      double v = e == 0 ? std::ldexp(double(f), -24) : e == 31 ? (f ? NAN : INFINITY) : std::ldexp(double(f | 0x400), e - 25);
+      return (h & 0x8000) ? -v : v;
+    }
     default: { std::int64_t v = 0; std::memcpy(&v, at(i), size); return static_cast<double>(v); }
     }
   }

@@ -40,6 +40,10 @@ struct AccessEvent {
   /// does execute (sass::GroupingListener decides). Listeners that count executions of the
   /// events they see directly must ignore skipped events.
   bool skipped = false;
+  /// A further part of an execution already counted by the previous event of the same site
+  /// (the shared-memory write of an LDGSTS after its global read): models add its costs, but
+  /// listeners that count executions or threads do not count it again.
+  bool companion = false;
 };
 
 /// Receives access events. Models, statistics and trace writers implement this.

@@ -54,8 +54,10 @@ InstructionStats &StatsCollector::slot(const AccessEvent &e) {
 void StatsCollector::onAccess(const AccessEvent &e) {
   if (e.skipped) return; // jumped over: no execution at this (PTX) level
   InstructionStats &s = slot(e);
-  ++s.executed;
-  s.threads += unsigned(e.active.count());
+  if (!e.companion) { // a companion adds costs to an execution counted already (AccessEvent.h)
+    ++s.executed;
+    s.threads += unsigned(e.active.count());
+  }
   switch (e.space) {
   case Space::Global:
   case Space::Local: {

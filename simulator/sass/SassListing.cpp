@@ -68,6 +68,8 @@ bool decodeMemoryOpcode(const std::string &opcode, SassInstruction &inst) {
   else if (base == "LDGSTS") inst.space = Space::Global, inst.op = Op::Load;
   else if (base == "LDSM") inst.space = Space::Shared, inst.op = Op::Load, matrix = true;
   else if (base == "STSM") inst.space = Space::Shared, inst.op = Op::Store, matrix = true;
+  // mbarrier operations (init, arrive, phase check) act on a 64-bit word in shared memory.
+  else if (base == "SYNCS" || base == "ARRIVES") inst.space = Space::Shared, inst.op = Op::Atomic;
   else return false;
 
   unsigned width = 4;

@@ -174,6 +174,9 @@ std::string selectControl(Instr &in) {
       if (o.kind == OpKind::Label) { in.target = static_cast<std::uint32_t>(o.imm / 16); return true; }
     return false;
   };
+  if ((b == "BRA" && hasMod(in, "DIV")) || (b == "WARPSYNC" && hasMod(in, "COLLECTIVE")))
+    return selectWarpControl(in); // WarpOps.cpp
+  if (b == "CALL" && !in.ops.empty() && in.ops[0].kind == OpKind::Reg) return selectDiag(in); // DiagOps.cpp
   if (b == "BRA") {
     if (!label()) return "BRA without a label target";
     if (hasMod(in, "DIV") || hasMod(in, "CONV")) return "BRA." + in.mods[0] + " is not supported";

@@ -134,6 +134,7 @@ private:
     for (std::uint32_t i = 0; i < nWarps_; ++i) initWarp(warps_[i]);
     while (!x_.stop) {
       bool anyLive = false, anyRan = false;
+      yielded_ = false;
       for (std::uint32_t i = 0; i < nWarps_ && !x_.stop; ++i) {
         Warp &w = warps_[i];
         if (w.done) continue;
@@ -141,6 +142,7 @@ private:
         if (runWarp(w)) anyRan = true;
       }
       if (!anyLive || x_.stop) break;
+      if (yielded_) continue; // a warp waits on an mbarrier, not at the block barrier: go round again
       // Every live warp waits at a block barrier: release them all.
       bool released = false;
       for (std::uint32_t i = 0; i < nWarps_; ++i)
@@ -216,6 +218,7 @@ private:
       std::uint32_t eff = in.guard.kind == OpKind::None ? m : (m & x_.predMask(in.guard));
       if (eff || in.emit) in.fn(x_, in, eff);
       ++g->pc;
+      if (x_.yield) { x_.yield = false, yielded_ = true; break; } // a wait failed: others run first
       if (g->pc >= minOther_) g = pick(w);
     }
     return ran;
@@ -227,6 +230,7 @@ private:
   std::vector<std::uint8_t> shared_;
   std::uint32_t tpb_ = 0, nWarps_ = 0;
   std::uint32_t minOther_ = ~0u;
+  bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0;
 };
 
@@ -289,10 +293,17 @@ Expected<std::unique_ptr<Program>> load(const sass::SassFunction &fn, const Cubi
   for (const CubinAddressSlot &s : cubin.addressSlots) {
     if (s.bank >= 6 || s.bank == 0) continue;
     auto it = globalAddr.find(s.symbol);
-    if (it == globalAddr.end())
+    std::uint64_t v = 0;
+    if (it != globalAddr.end()) {
+      v = it->second + static_cast<std::uint64_t>(s.addend);
+    } else if (s.symbol == "vprintf" || s.symbol == "__assertfail") { // external callees (DiagOps.cpp)
+      auto e = std::find(prog->externs.begin(), prog->externs.end(), s.symbol);
+      if (e == prog->externs.end()) e = prog->externs.insert(e, s.symbol);
+      v = kExternFnBase + 16 * std::uint64_t(e - prog->externs.begin());
+    } else {
       return Error::at(where, "constant bank " + std::to_string(s.bank) + " holds the address of '" + s.symbol +
                                   "', which is not a __device__ variable the SASS engine can place");
-    std::uint64_t v = it->second + static_cast<std::uint64_t>(s.addend);
+    }
     auto &b = prog->cbank[s.bank];
     unsigned n = (s.lo32 || s.hi32) ? 4 : 8;
     if (s.hi32) v >>= 32;

@@ -20,6 +20,9 @@ constexpr std::uint32_t kSharedReserved = 0x400;   ///< sm_90: first 1 KiB of th
 constexpr std::uint64_t kSharedWindowHi = 0x100;   ///< SR_SWINHI: generic shared = hi<<32 | addr
 constexpr std::uint64_t kLocalWindow = 0x0000020000000000ull; ///< c[0x0][0x20]: generic local base
 constexpr std::uint64_t kWindowSize = 0x0000000100000000ull;
+/// Addresses the loader gives external functions (vprintf, __assertfail) named in constant
+/// bank slots: kExternFnBase + 16 * index into Program::externs (DiagOps.cpp calls them).
+constexpr std::uint64_t kExternFnBase = 0xfff0000000000000ull;
 
 struct Buffer {
   std::string name;
@@ -32,6 +35,7 @@ struct Program {
   std::vector<std::uint8_t> cbank[6];       ///< constant banks 0..5 (0: launch + parameters)
   std::vector<Buffer> buffers;              ///< sorted by base
   std::vector<std::vector<std::uint8_t>> moduleGlobals;
+  std::vector<std::string> externs;         ///< external functions (kExternFnBase + 16 * i)
   std::uint32_t sharedBytes = 0;            ///< reserved + static + dynamic
   std::uint32_t localBytes = 0;             ///< per thread
   std::uint32_t maxReg = 0;                 ///< highest R index used (+1)
@@ -79,6 +83,10 @@ struct Exec {
   std::string error;
   const Buffer *lastBuf = nullptr;
   std::uint64_t printfCount = 0;
+  bool yield = false;            ///< a wait did not succeed: let the block's other warps run
+  std::uint64_t spins = 0;       ///< failed mbarrier waits since a phase last completed
+  std::vector<std::pair<std::uint32_t, std::int64_t>> mbarTx; ///< mbarrier transaction counts (AsyncOps.cpp)
+  std::uint32_t mbarBlock = ~0u; ///< the block mbarTx belongs to
 
   void fail(std::string message) {
     if (!failed) failed = true, error = std::move(message);
@@ -258,6 +266,11 @@ std::string selectConvert(Instr &in);
 std::string selectMove(Instr &in);
 std::string selectMemory(Instr &in);
 std::string selectControl(Instr &in);
+std::string selectAsync(Instr &in);       ///< AsyncOps.cpp: LDGSTS, LDGDEPBAR, SYNCS, ARRIVES
+std::string selectWarp(Instr &in);        ///< WarpOps.cpp: REDUX, MATCH, ENDCOLLECTIVE
+std::string selectWarpControl(Instr &in); ///< WarpOps.cpp: BRA.DIV, WARPSYNC.COLLECTIVE
+std::string selectTensor(Instr &in);      ///< TensorOps.cpp: HMMA, LDSM, MOVM, F2FP
+std::string selectDiag(Instr &in);        ///< DiagOps.cpp: CALL.ABS (vprintf, __assertfail), LEPC
 
 /// The family selector for a base opcode, or nullptr (OpTable.cpp).
 using Selector = std::string (*)(Instr &in);

@@ -46,6 +46,14 @@ Selector selectorFor(const std::string &base) {
       {"BPT", selectControl}, {"NOP", selectControl}, {"YIELD", selectControl}, {"DEPBAR", selectControl},
       {"MEMBAR", selectControl}, {"FENCE", selectControl}, {"ERRBAR", selectControl}, {"CCTL", selectControl},
       {"CGAERRBAR", selectControl}, {"NANOSLEEP", selectControl},
+      // asynchronous copies and mbarriers
+      {"LDGSTS", selectAsync}, {"LDGDEPBAR", selectAsync}, {"SYNCS", selectAsync}, {"ARRIVES", selectAsync},
+      // warp collectives
+      {"REDUX", selectWarp}, {"MATCH", selectWarp}, {"ENDCOLLECTIVE", selectWarp},
+      // tensor cores and packed half conversions
+      {"HMMA", selectTensor}, {"LDSM", selectTensor}, {"MOVM", selectTensor}, {"F2FP", selectTensor},
+      // device-side diagnostics
+      {"LEPC", selectDiag},
   };
   for (const Row &r : rows)
     if (r.op == base) return r.sel;

@@ -1,0 +1,251 @@
+/// \file
+/// Asynchronous-copy and mbarrier family of the SASS engine (sm_80/sm_90): LDGSTS (cp.async),
+/// LDGDEPBAR (cp.async.commit_group), SYNCS.EXCH.64 (mbarrier.init), SYNCS.ARRIVE.TRANS64
+/// (mbarrier.arrive, .expect_tx, the A0T1/A1T0 forms cuda::memcpy_async uses),
+/// SYNCS.PHASECHK.TRANS64[.TRYWAIT] (test_wait / try_wait, token or parity) and
+/// ARRIVES.LDGSTSBAR.64[.TRANSCNT] (cp.async.mbarrier.arrive).
+///
+/// Model: an LDGSTS copies its bytes when it executes (the engine has no latency), so every
+/// commit/wait (LDGDEPBAR, DEPBAR) is already satisfied; a program that reads the destination
+/// before waiting is racy on the GPU and reads the new value here. Each LDGSTS emits two events
+/// with its own site: the global read (counted as the execution: sectors, requests) and a
+/// companion shared write (wavefronts only; AccessEvent::companion).
+///
+/// mbarrier: the 64-bit word in shared memory holds, as the compiler's own init value shows
+/// (lo = (2^20 - count) << 1, hi = (2^20 - count) << 11), the pending-arrival field in lo bits
+/// 1..20 counting up to 2^20, the expected count in hi bits 11..30, and the phase in hi bit 31
+/// (the bit a parity wait passes in its register, `parity << 31`). An arrival adds one to the
+/// pending field per active lane; when it reaches 2^20 and the transaction count is 0 the phase
+/// completes: the phase bit flips and pending restarts at the expected count. Transaction counts
+/// (A0T1 +1, .TRANSCNT -1, expect_tx +R) live beside the word (Exec::mbarTx). A wait that does
+/// not succeed yields the warp (Exec::yield) so the block's other warps can arrive.
+#include "sassemu/Exec.h"
+
+#include <bit>
+#include <cstring>
+
+namespace warplens::sassemu {
+namespace {
+
+using U32 = std::uint32_t;
+using U64 = std::uint64_t;
+
+constexpr U32 kPendingDone = 1u << 20;
+constexpr U64 kSpinLimit = 2000000; ///< failed waits in a row before a deadlock is reported
+
+enum Sub : U32 { kInit, kArrive, kPhaseChk, kLdgstsBar };
+
+/// Resolves one lane's shared address (fails on out-of-bounds like any shared access).
+std::uint8_t *sharedPtr(Exec &x, const Instr &in, unsigned lane, U64 addr, unsigned bytes) {
+  model::Space sp = model::Space::Shared;
+  U64 ev = 0;
+  return x.resolve(in, lane, addr, bytes, sp, ev);
+}
+
+std::int64_t &txOf(Exec &x, U32 offset) {
+  if (x.mbarBlock != x.blockLinear) x.mbarTx.clear(), x.mbarBlock = x.blockLinear;
+  for (auto &[off, tx] : x.mbarTx)
+    if (off == offset) return tx;
+  x.mbarTx.emplace_back(offset, 0);
+  return x.mbarTx.back().second;
+}
+
+/// Completes the phase if every arrival is in and no transaction is outstanding.
+void maybeComplete(Exec &x, std::uint8_t *p, U32 offset) {
+  U32 lo, hi;
+  std::memcpy(&lo, p, 4);
+  std::memcpy(&hi, p + 4, 4);
+  U32 pending = (lo >> 1) & 0x1fffff;
+  if (pending < kPendingDone || txOf(x, offset) != 0) return;
+  U32 expected = (hi >> 11) & 0xfffff;
+  lo = (lo & ~(0x1fffffu << 1)) | expected << 1;
+  hi ^= 0x80000000u;
+  std::memcpy(p, &lo, 4);
+  std::memcpy(p + 4, &hi, 4);
+  x.spins = 0;
+}
+
+/// SYNCS.ARRIVE.TRANS64[.RED][.A1T0|.A0T1] Rd, [addr], Rtx: per active lane, in lane order,
+/// `arrivals` arrivals and a transaction-count change; Rd:Rd+1 receive the word before it.
+void hArrive(Exec &x, const Instr &in, U32 m) {
+  const Operand &d = in.ops[0], &mem = in.ops[1];
+  U64 addr[32];
+  addressOf(x, mem, addr);
+  U32 tx[32] = {};
+  if (in.ops.size() > 2) x.fetch(in.ops[2], m, tx, in);
+  U32 arrivals = in.flags & 1 ? 0 : 1;
+  std::int64_t txInc = (in.flags & 2) ? 1 : 0;
+  U64 old[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
+    if (!p) return;
+    std::memcpy(&old[l], p, 8);
+    U32 off = static_cast<U32>(addr[l]);
+    txOf(x, off) += txInc + static_cast<std::int32_t>(tx[l]);
+    U32 lo;
+    std::memcpy(&lo, p, 4);
+    U32 pending = ((lo >> 1) & 0x1fffff) + arrivals;
+    lo = (lo & ~(0x1fffffu << 1)) | (pending & 0x1fffff) << 1;
+    std::memcpy(p, &lo, 4);
+    maybeComplete(x, p, off);
+  }
+  x.write64(d, m, old);
+}
+
+/// ARRIVES.LDGSTSBAR.64[.TRANSCNT] [addr]: the lane's earlier LDGSTS are complete (they are, at
+/// once): .TRANSCNT takes one transaction off, the plain form counts as an arrival.
+void hLdgstsBar(Exec &x, const Instr &in, U32 m) {
+  U64 addr[32];
+  addressOf(x, in.ops[0], addr);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
+    if (!p) return;
+    U32 off = static_cast<U32>(addr[l]);
+    if (in.flags & 1) {
+      txOf(x, off) -= 1;
+    } else {
+      U32 lo;
+      std::memcpy(&lo, p, 4);
+      U32 pending = ((lo >> 1) & 0x1fffff) + 1;
+      lo = (lo & ~(0x1fffffu << 1)) | (pending & 0x1fffff) << 1;
+      std::memcpy(p, &lo, 4);
+    }
+    maybeComplete(x, p, off);
+  }
+}
+
+/// SYNCS.EXCH.64 Rd|URZ, [addr], Rs|URs: mbarrier.init (the word written whole).
+void hExch(Exec &x, const Instr &in, U32 m) {
+  U64 addr[32], v[32];
+  addressOf(x, in.ops[1], addr);
+  x.fetch64(in.ops[2], m, v, in, false);
+  U64 old[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
+    if (!p) return;
+    std::memcpy(&old[l], p, 8);
+    std::memcpy(p, &v[l], 8);
+    txOf(x, static_cast<U32>(addr[l])) = 0;
+  }
+  x.write64(in.ops[0], m, old);
+}
+
+/// SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [addr], Rphase: true where the phase whose parity is
+/// bit 31 of Rphase (a token's high word, or parity << 31) has completed.
+void hPhaseChk(Exec &x, const Instr &in, U32 m) {
+  U64 addr[32];
+  addressOf(x, in.ops[1], addr);
+  U32 ph[32];
+  x.fetch(in.ops[2], m, ph, in);
+  U32 done = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
+    if (!p) return;
+    U32 hi;
+    std::memcpy(&hi, p + 4, 4);
+    if ((hi >> 31) != (ph[l] >> 31)) done |= 1u << l;
+  }
+  x.writePred(in.ops[0], m, done);
+  if ((done & m) != m) {
+    x.yield = true;
+    if (++x.spins > kSpinLimit) {
+      unsigned l = unsigned(std::countr_zero(m & ~done));
+      x.fail("mbarrier wait never completes (every warp of the block waits; deadlock) by thread " + x.threadOf(l) +
+             " block " + x.blockStr() + ", " + x.prog->where(in));
+    }
+  }
+}
+
+/// LDGSTS[.E][.BYPASS][.LTC128B][.64|.128] [shared], [global]: cp.async of 4, 8 or 16 bytes.
+void hLdgsts(Exec &x, const Instr &in, U32 m) {
+  U64 dst[32], src[32];
+  addressOf(x, in.ops[0], dst);
+  addressOf(x, in.ops[1], src);
+  std::uint8_t *from[32] = {}, *to[32] = {};
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.op = model::Op::Load;
+  e.space = model::Space::Global;
+  e.widthBytes = in.width;
+  e.active = LaneMask{m};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    model::Space sp = model::Space::Global;
+    U64 ev = 0;
+    from[l] = x.resolve(in, l, src[l], in.width, sp, ev);
+    if (!from[l]) return;
+    e.addr[l] = ByteAddress{ev};
+  }
+  if (x.listener) x.listener->onAccess(e);
+  e.space = model::Space::Shared;
+  e.op = model::Op::Store;
+  e.companion = true;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    model::Space sp = model::Space::Shared;
+    U64 ev = 0;
+    to[l] = x.resolve(in, l, dst[l], in.width, sp, ev);
+    if (!to[l]) { e.companion = false; return; }
+    e.addr[l] = ByteAddress{ev};
+  }
+  if (x.listener) x.listener->onAccess(e);
+  e.companion = false;
+  for (unsigned l = 0; l < 32; ++l)
+    if (m >> l & 1) std::memcpy(to[l], from[l], in.width);
+}
+
+void hNone(Exec &, const Instr &, U32) {}
+
+} // namespace
+
+std::string selectAsync(Instr &in) {
+  const std::string &b = in.base;
+  if (b == "LDGSTS") {
+    if (in.ops.size() != 2 || in.ops[0].kind != OpKind::Mem || in.ops[1].kind != OpKind::Mem)
+      return "LDGSTS form with " + std::to_string(in.ops.size()) + " operands (zero-fill / ignore-src) is not supported";
+    if (hasMod(in, "ZFILL")) return "LDGSTS.ZFILL is not supported";
+    in.width = hasMod(in, "128") ? 16 : hasMod(in, "64") ? 8 : 4;
+    in.space = model::Space::Global;
+    in.memOp = model::Op::Load;
+    in.emit = true;
+    in.fn = hLdgsts;
+    return {};
+  }
+  if (b == "LDGDEPBAR") { in.fn = hNone; return {}; }
+  if (b == "ARRIVES") {
+    if (!hasMod(in, "LDGSTSBAR") || in.ops.size() != 1 || in.ops[0].kind != OpKind::Mem)
+      return "ARRIVES form not supported";
+    in.flags = hasMod(in, "TRANSCNT") ? 1 : 0;
+    in.fn = hLdgstsBar;
+    return {};
+  }
+  if (b == "SYNCS") {
+    auto mem = [&](std::size_t i) { return in.ops.size() > i && in.ops[i].kind == OpKind::Mem; };
+    if (hasMod(in, "EXCH") && hasMod(in, "64") && in.ops.size() == 3 && mem(1)) { in.fn = hExch; return {}; }
+    if (hasMod(in, "ARRIVE") && hasMod(in, "TRANS64") && in.ops.size() >= 2 && mem(1)) {
+      for (const std::string &mod : in.mods)
+        if (mod != "ARRIVE" && mod != "TRANS64" && mod != "RED" && mod != "A1T0" && mod != "A0T1")
+          return "SYNCS.ARRIVE form '" + in.opcode + "' is not supported";
+      in.flags = hasMod(in, "A0T1") ? 1 | 2 : 0;
+      in.fn = hArrive;
+      return {};
+    }
+    if (hasMod(in, "PHASECHK") && hasMod(in, "TRANS64") && in.ops.size() == 3 && mem(1) &&
+        in.ops[0].kind == OpKind::Pred) {
+      in.fn = hPhaseChk;
+      return {};
+    }
+    return "SYNCS form '" + in.opcode + "' is not supported";
+  }
+  return "not an asynchronous-copy opcode";
+}
+
+} // namespace warplens::sassemu

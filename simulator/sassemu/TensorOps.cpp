@@ -1,0 +1,251 @@
+/// \file
+/// Tensor-core and half-precision family of the SASS engine:
+///  - HMMA.16816.F32[.BF16] / HMMA.1688.F32[.BF16] (mma.sync m16n8k16 / m16n8k8, f16 or bf16
+///    inputs, f32 accumulate) and HMMA.16816.F16 / HMMA.1688.F16 (f16 accumulate), with the PTX
+///    ISA's fragment layouts (groupID = lane / 4, t = lane % 4): A row g / g+8, columns 2t, 2t+1
+///    (+8); B rows 2t, 2t+1 (+8), column g; C/D row g / g+8, columns 2t, 2t+1. Each output is
+///    the exact sum of its products plus C (products of 16-bit values are exact), rounded once
+///    to f32 (f16 for .F16); the GPU's tensor-core adder may round differently in the last bit.
+///  - LDSM.16.M88[.2|.4] and LDSM.16.MT88[.2|.4] (ldmatrix, .trans): lanes 8i..8i+7 give the
+///    row addresses of matrix i (16 bytes each); lane l receives row l/4, elements 2(l%4) and
+///    2(l%4)+1 (transposed: column l/4). One shared-load event: the row-giving lanes with their
+///    16-byte rows.
+///  - MOVM.16.MT88 (movmatrix.trans): the warp's 8x8 b16 matrix transposed.
+///  - F2FP.F16.F32.PACK_AB / F2FP.BF16.F32.PACK_AB (cvt.rn.f16x2.f32 / bf16x2): Ra to the high,
+///    Rb to the low half, round to nearest even.
+#include "sassemu/Exec.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+namespace warplens::sassemu {
+namespace {
+
+using U32 = std::uint32_t;
+using U64 = std::uint64_t;
+
+float halfToFloat(std::uint16_t h) {
+  U32 s = U32(h >> 15) << 31, e = (h >> 10) & 31, f = h & 0x3ff;
+  if (e == 31) return std::bit_cast<float>(s | 0x7f800000u | f << 13);
+  if (e == 0) {
+    float v = std::ldexp(float(f), -24);
+    return s ? -v : v;
+  }
+  return std::bit_cast<float>(s | (e + 112) << 23 | f << 13);
+}
+
+float bf16ToFloat(std::uint16_t h) { return std::bit_cast<float>(U32(h) << 16); }
+
+std::uint16_t floatToHalf(float v) { // round to nearest even
+  U32 b = std::bit_cast<U32>(v);
+  U32 s = (b >> 16) & 0x8000;
+  if (std::isnan(v)) return static_cast<std::uint16_t>(s | 0x7fff);
+  float a = std::fabs(v);
+  if (a >= 65520.f) return static_cast<std::uint16_t>(s | 0x7c00);
+  if (a < 0x1p-14f) { // subnormal: multiples of 2^-24
+    float q = std::nearbyint(a * 0x1p24f);
+    return static_cast<std::uint16_t>(s | U32(q));
+  }
+  U32 ab = b & 0x7fffffffu;
+  U32 mant = ab & 0x7fffff, exp = (ab >> 23) - 112;
+  U32 h = exp << 10 | mant >> 13;
+  U32 rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) ++h;
+  return static_cast<std::uint16_t>(s | h);
+}
+
+std::uint16_t floatToBf16(float v) {
+  U32 b = std::bit_cast<U32>(v);
+  if (std::isnan(v)) return static_cast<std::uint16_t>((b >> 16) | 0x40);
+  U32 r = b + 0x7fff + ((b >> 16) & 1);
+  return static_cast<std::uint16_t>(r >> 16);
+}
+
+enum HFlags : U32 { kBf16 = 1, kF16Acc = 2, kK8 = 4 };
+
+/// HMMA.{16816,1688}.{F32,F16}[.BF16] Rd, Ra, Rb, Rc
+void hHmma(Exec &x, const Instr &in, U32 m) {
+  (void)m;
+  const bool bf = in.flags & kBf16, f16acc = in.flags & kF16Acc, k8 = in.flags & kK8;
+  const unsigned K = k8 ? 8 : 16;
+  auto elem = [&](U32 word, unsigned half) {
+    std::uint16_t h = static_cast<std::uint16_t>(half ? word >> 16 : word & 0xffff);
+    return double(bf ? bf16ToFloat(h) : halfToFloat(h));
+  };
+  auto R = [&](const Operand &o, unsigned k, unsigned lane) -> U32 {
+    return o.index == kRZ ? 0u : x.w->r[(o.index + k) & 255][lane];
+  };
+  const Operand &D = in.ops[0], &A = in.ops[1], &B = in.ops[2], &C = in.ops[3];
+  double a[16][16], b[16][8], c[16][8];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    // A: regs {row g, k 2t..}, {row g+8, k 2t..}, then (k16) the same with k + 8
+    for (unsigned r = 0; r < (k8 ? 2u : 4u); ++r) {
+      unsigned row = g + (r & 1) * 8, col = 2 * t + (r >> 1) * 8;
+      U32 w = R(A, r, l);
+      a[row][col] = elem(w, 0), a[row][col + 1] = elem(w, 1);
+    }
+    for (unsigned r = 0; r < (k8 ? 1u : 2u); ++r) {
+      U32 w = R(B, r, l);
+      b[2 * t + r * 8][g] = elem(w, 0), b[2 * t + r * 8 + 1][g] = elem(w, 1);
+    }
+    if (f16acc) {
+      for (unsigned r = 0; r < 2; ++r) {
+        U32 w = R(C, r, l);
+        c[g + r * 8][2 * t] = halfToFloat(static_cast<std::uint16_t>(w & 0xffff));
+        c[g + r * 8][2 * t + 1] = halfToFloat(static_cast<std::uint16_t>(w >> 16));
+      }
+    } else {
+      for (unsigned r = 0; r < 4; ++r)
+        c[g + (r >> 1) * 8][2 * t + (r & 1)] = C.index == kRZ ? 0.0 : double(std::bit_cast<float>(R(C, r, l)));
+    }
+  }
+  float d[16][8];
+  for (unsigned i = 0; i < 16; ++i)
+    for (unsigned j = 0; j < 8; ++j) {
+      double s = c[i][j];
+      for (unsigned k = 0; k < K; ++k) s += a[i][k] * b[k][j];
+      d[i][j] = static_cast<float>(s);
+    }
+  // Results land only in the lanes of the (converged) warp: mma.sync is warp-wide.
+  U32 out[4][32];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    if (f16acc) {
+      for (unsigned r = 0; r < 2; ++r)
+        out[r][l] = floatToHalf(d[g + r * 8][2 * t]) | U32(floatToHalf(d[g + r * 8][2 * t + 1])) << 16;
+    } else {
+      for (unsigned r = 0; r < 4; ++r) out[r][l] = std::bit_cast<U32>(d[g + (r >> 1) * 8][2 * t + (r & 1)]);
+    }
+  }
+  if (D.index == kRZ) return;
+  for (unsigned r = 0; r < (f16acc ? 2u : 4u); ++r)
+    for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + r) & 255][l] = out[r][l];
+}
+
+/// LDSM.16.{M88,MT88}[.1|.2|.4] Rd, [addr]
+void hLdsm(Exec &x, const Instr &in, U32 m) {
+  const unsigned n = in.sub;          // matrices
+  const bool trans = in.flags & 1;
+  U64 addr[32];
+  addressOf(x, in.ops[1], addr);
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.space = model::Space::Shared;
+  e.op = model::Op::Load;
+  e.widthBytes = 16;
+  U32 rowLanes = (n == 4 ? ~0u : (1u << (8 * n)) - 1) & m;
+  e.active = LaneMask{rowLanes};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  std::uint8_t *row[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(rowLanes >> l & 1)) continue;
+    model::Space sp = model::Space::Shared;
+    U64 ev = 0;
+    row[l] = x.resolve(in, l, addr[l], 16, sp, ev);
+    if (!row[l]) return;
+    e.addr[l] = ByteAddress{ev};
+  }
+  if (x.listener) x.listener->onAccess(e);
+  const Operand &d = in.ops[0];
+  if (d.index == kRZ) return;
+  for (unsigned i = 0; i < n; ++i) {
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!(m >> l & 1)) continue;
+      unsigned g = l / 4, t = l % 4;
+      std::uint16_t h0, h1;
+      if (!trans) {
+        const std::uint8_t *r = row[8 * i + g];
+        if (!r) { x.fail("ldmatrix row address of lane " + std::to_string(8 * i + g) + " is not given (inactive lane), " + x.prog->where(in)); return; }
+        std::memcpy(&h0, r + 4 * t, 2);
+        std::memcpy(&h1, r + 4 * t + 2, 2);
+      } else {
+        const std::uint8_t *r0 = row[8 * i + 2 * t], *r1 = row[8 * i + 2 * t + 1];
+        if (!r0 || !r1) { x.fail("ldmatrix row address of an inactive lane is needed, " + x.prog->where(in)); return; }
+        std::memcpy(&h0, r0 + 2 * g, 2);
+        std::memcpy(&h1, r1 + 2 * g, 2);
+      }
+      x.w->r[(d.index + i) & 255][l] = h0 | U32(h1) << 16;
+    }
+  }
+}
+
+/// MOVM.16.MT88 Rd, Ra
+void hMovm(Exec &x, const Instr &in, U32 m) {
+  U32 v[32];
+  x.fetch(in.ops[1], ~0u, v, in);
+  auto at = [&](unsigned r, unsigned c) -> std::uint16_t { // element (row r, col c) of the source
+    U32 w = v[r * 4 + c / 2];
+    return static_cast<std::uint16_t>(c & 1 ? w >> 16 : w & 0xffff);
+  };
+  U32 d[32];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    d[l] = at(2 * t, g) | U32(at(2 * t + 1, g)) << 16;
+  }
+  x.write(in.ops[0], m, d);
+}
+
+/// F2FP.{F16,BF16}.F32.PACK_AB Rd, Ra, Rb
+void hF2fp(Exec &x, const Instr &in, U32 m) {
+  U32 a[32], b[32], d[32];
+  x.fetchF(in.ops[1], m, a, in);
+  x.fetchF(in.ops[2], m, b, in);
+  const bool bf = in.flags & kBf16;
+  for (int l = 0; l < 32; ++l) {
+    float fa = std::bit_cast<float>(a[l]), fb = std::bit_cast<float>(b[l]);
+    U32 ha = bf ? floatToBf16(fa) : floatToHalf(fa), hb = bf ? floatToBf16(fb) : floatToHalf(fb);
+    d[l] = ha << 16 | hb;
+  }
+  x.write(in.ops[0], m, d);
+}
+
+} // namespace
+
+std::string selectTensor(Instr &in) {
+  const std::string &b = in.base;
+  if (b == "HMMA") {
+    if (in.ops.size() != 4) return "HMMA with " + std::to_string(in.ops.size()) + " operands";
+    bool k16 = hasMod(in, "16816"), k8 = hasMod(in, "1688");
+    if (!k16 && !k8) return "HMMA shape '" + in.opcode + "' is not supported (16816 and 1688 are)";
+    if (hasMod(in, "TF32")) return "HMMA.TF32 (tf32 inputs) is not supported";
+    for (const std::string &mod : in.mods)
+      if (mod != "16816" && mod != "1688" && mod != "F32" && mod != "F16" && mod != "BF16")
+        return "HMMA modifier '" + mod + "' is not supported";
+    in.flags = (hasMod(in, "BF16") ? U32(kBf16) : 0u) | (k8 ? U32(kK8) : 0u) | (hasMod(in, "F32") ? 0u : U32(kF16Acc));
+    in.fn = hHmma;
+    return {};
+  }
+  if (b == "LDSM") {
+    if (!hasMod(in, "16") || in.ops.size() != 2 || in.ops[1].kind != OpKind::Mem) return "LDSM form '" + in.opcode + "'";
+    bool trans = hasMod(in, "MT88");
+    if (!trans && !hasMod(in, "M88")) return "LDSM layout '" + in.opcode + "' is not supported";
+    in.sub = hasMod(in, "4") ? 4 : hasMod(in, "2") ? 2 : 1;
+    in.flags = trans ? 1 : 0;
+    in.width = static_cast<std::uint8_t>(4 * in.sub); // as the probe's listing files it (4, 8, 16)
+    in.space = model::Space::Shared;
+    in.memOp = model::Op::Load;
+    in.emit = true;
+    in.fn = hLdsm;
+    return {};
+  }
+  if (b == "MOVM") {
+    if (!hasMod(in, "16") || !hasMod(in, "MT88") || in.ops.size() != 2) return "MOVM form '" + in.opcode + "'";
+    in.fn = hMovm;
+    return {};
+  }
+  if (b == "F2FP") {
+    if (!hasMod(in, "PACK_AB") || !hasMod(in, "F32") || in.ops.size() != 3) return "F2FP form '" + in.opcode + "' is not supported";
+    if (hasMod(in, "BF16")) in.flags = kBf16;
+    else if (!hasMod(in, "F16")) return "F2FP form '" + in.opcode + "' is not supported";
+    in.fn = hF2fp;
+    return {};
+  }
+  return "not a tensor-core opcode";
+}
+
+} // namespace warplens::sassemu
