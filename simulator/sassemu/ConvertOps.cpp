@@ -1,7 +1,8 @@
 /// \file
 /// Conversion opcode family of the SASS engine: I2F/I2FP (s/u 8..64 → f32/f64, with .RN/.RZ/.RM/
 /// .RP), F2I/F2IP (f32/f64 → s/u 32/64 with .TRUNC/.FLOOR/.CEIL, saturating, NaN → 0), F2F
-/// (f32 ↔ f64), FRND (f32/f64 to integral value). Not modelled: f16/bf16 F2F forms (error).
+/// (f32 ↔ f64, f32 → f16), F2IP (f32 → u8/s8 in the low byte), FRND (f32/f64 to integral
+/// value). Not modelled: bf16 and f16 → f32 F2F forms (error).
 #include "sassemu/Exec.h"
 
 #include <bit>
@@ -127,6 +128,61 @@ void hF2F(Exec &x, const Instr &in, U32 m) {
   else { U32 o[32]; for (int l = 0; l < 32; ++l) o[l] = U32(d[l]); x.write(in.ops[0], m, o); }
 }
 
+/// f32 → IEEE half bits with rounding `rnd` (NaN → 0x7fff, overflow → inf or the largest finite
+/// half, by direction); subnormal halves are kept (quantum 2^-24).
+U32 floatToHalfRounded(U32 bits, U32 rnd, bool ftzIn) {
+  if (ftzIn && (bits & 0x7f800000u) == 0) bits &= 0x80000000u;
+  float v = std::bit_cast<float>(bits);
+  U32 sign = (bits >> 16) & 0x8000u;
+  if (std::isnan(v)) return 0x7fffu;
+  double a = std::fabs(double(v));
+  bool neg = sign != 0;
+  // rounding of the magnitude: up (away from zero), down (toward zero) or nearest
+  int dir = rnd == kRN ? 0 : rnd == kRdZ ? -1 : rnd == kRP ? (neg ? -1 : 1) : (neg ? 1 : -1);
+  if (std::isinf(a)) return sign | 0x7c00u;
+  double q = 0x1p-24;
+  if (a >= 0x1p-14) {
+    int e;
+    std::frexp(a, &e); // a = f * 2^e, f in [0.5, 1)
+    q = std::ldexp(1.0, e - 11);
+  }
+  double n = a / q; // exact: at most 24 significant bits
+  double r = dir == 0 ? std::nearbyint(n) : dir > 0 ? std::ceil(n) : std::floor(n);
+  double mag = r * q;
+  if (mag > 65504.0) return sign | (dir < 0 ? 0x7bffu : 0x7c00u);
+  if (mag < 0x1p-14) return sign | U32(mag / 0x1p-24);
+  int e;
+  double f = std::frexp(mag, &e); // mag = f * 2^e
+  U32 mant = U32((f * 2.0 - 1.0) * 1024.0);
+  return sign | U32(e - 1 + 15) << 10 | mant;
+}
+
+void hF2F16(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U32 a[32], d[32];
+  x.fetchF(in.ops[1], m, a, in);
+  for (int l = 0; l < 32; ++l) d[l] = floatToHalfRounded(a[l], c.rnd, c.ftz);
+  x.write(in.ops[0], m, d);
+}
+
+/// F2IP.{U8,S8}.F32 d, RZ, a, RZ: a converted (saturating) into the low byte, the rest zero.
+void hF2IP(Exec &x, const Instr &in, U32 m) {
+  Conv c = convOf(in);
+  U32 a[32], d[32];
+  x.fetchF(in.ops[2], m, a, in);
+  for (int l = 0; l < 32; ++l) {
+    U32 bits = a[l];
+    if (c.ftz && (bits & 0x7f800000u) == 0) bits &= 0x80000000u;
+    double v = double(std::bit_cast<float>(bits));
+    if (std::isnan(v)) { d[l] = 0; continue; }
+    double r = c.rnd == kRdZ ? std::trunc(v) : c.rnd == kRM ? std::floor(v) : c.rnd == kRP ? std::ceil(v) : std::nearbyint(v);
+    double lo = c.dst == kS8 ? -128 : 0, hi = c.dst == kS8 ? 127 : 255;
+    r = r < lo ? lo : r > hi ? hi : r;
+    d[l] = U32(std::int32_t(r)) & 0xffu;
+  }
+  x.write(in.ops[0], m, d);
+}
+
 void hFrnd(Exec &x, const Instr &in, U32 m) {
   Conv c = convOf(in);
   U64 a[32], d[32];
@@ -176,14 +232,25 @@ std::string selectConvert(Instr &in) {
     if (dst == kNone) dst = kS32;
     if (src == kNone) src = kF32;
     if (!isFloat(src) || src == kF16) return "F2I from f16 is not supported";
+    if (b == "F2IP") {
+      if (dst != kU8 && dst != kS8) return "F2IP to a type other than U8/S8 is not supported";
+      if (in.ops.size() != 4 || in.ops[1].kind != OpKind::Reg || in.ops[1].index != kRZ ||
+          in.ops[3].kind != OpKind::Reg || in.ops[3].index != kRZ)
+        return "F2IP packing into a non-zero register is not supported";
+    }
     if (!hasMod(in, "TRUNC") && !hasMod(in, "FLOOR") && !hasMod(in, "CEIL") && !hasMod(in, "RZ") &&
         !hasMod(in, "RM") && !hasMod(in, "RP"))
       rnd = kRN;
-    in.fn = hF2I;
+    in.fn = b == "F2IP" ? hF2IP : hF2I;
   } else if (b == "F2F") {
-    if (tys.size() != 2 || tys[0] == kF16 || tys[1] == kF16) return "F2F form is not supported";
-    dst = tys[0], src = tys[1];
-    in.fn = hF2F;
+    if (tys.size() == 2 && tys[0] == kF16 && tys[1] == kF32) {
+      dst = kF16, src = kF32;
+      in.fn = hF2F16;
+    } else {
+      if (tys.size() != 2 || tys[0] == kF16 || tys[1] == kF16) return "F2F form is not supported";
+      dst = tys[0], src = tys[1];
+      in.fn = hF2F;
+    }
   } else if (b == "FRND") {
     src = dst = tys.empty() ? kF32 : tys[0];
     in.fn = hFrnd;

@@ -242,6 +242,7 @@ public:
       if (rest.size() < 2 || rest.front() != '[' || rest.back() != ']') { error = "bad memory operand '" + tok + "'"; return false; }
       return memory(rest.substr(1, rest.size() - 2), o);
     }
+    if (tok == "PR") { o.kind = OpKind::None; return true; } // all predicates (P2R/R2P)
     if (reg(tok, o)) return error.empty();
     error = "unknown operand '" + tok + "'";
     return false;

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -217,12 +219,32 @@ private:
       }
       std::uint32_t eff = in.guard.kind == OpKind::None ? m : (m & x_.predMask(in.guard));
       if (eff || in.emit) in.fn(x_, in, eff);
+      if (traceLane_ >= 0 && (eff >> traceLane_ & 1)) traceStep(in);
       ++g->pc;
       if (x_.yield) { x_.yield = false, yielded_ = true; break; } // a wait failed: others run first
       if (g->pc >= minOther_) g = pick(w);
     }
     return ran;
   }
+
+  /// WARPLENS_SASS_TRACE=LANE: prints every instruction lane LANE of block 0 executes, with the
+  /// registers its first operand names afterwards (a debugging aid for engine semantics).
+  void traceStep(const Instr &in) {
+    if (x_.blockLinear != 0) return;
+    std::fprintf(stderr, "[w%u] %04llx %-48s", x_.w->index, static_cast<unsigned long long>(in.pc), in.text.c_str());
+    if (!in.ops.empty()) {
+      const Operand &d = in.ops[0];
+      if (d.kind == OpKind::Reg && d.index != kRZ)
+        std::fprintf(stderr, " R%u=%08x R%u=%08x", d.index, x_.w->r[d.index][traceLane_], d.index + 1,
+                     x_.w->r[(d.index + 1) & 255][traceLane_]);
+      else if (d.kind == OpKind::Pred || d.kind == OpKind::UPred)
+        std::fprintf(stderr, " P=%u", d.kind == OpKind::Pred ? (x_.w->p[d.index] >> traceLane_ & 1) : x_.w->up[d.index]);
+      else if (d.kind == OpKind::UReg)
+        std::fprintf(stderr, " UR%u=%08x", d.index, x_.w->ur[d.index]);
+    }
+    std::fprintf(stderr, "\n");
+  }
+  int traceLane_ = [] { const char *e = std::getenv("WARPLENS_SASS_TRACE"); return e ? std::atoi(e) : -1; }();
 
   Shared &s_;
   Exec x_;

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Program {
   std::uint32_t sharedBytes = 0;            ///< reserved + static + dynamic
   std::uint32_t localBytes = 0;             ///< per thread
   std::uint32_t maxReg = 0;                 ///< highest R index used (+1)
+  /// Serialises global/generic atomics of concurrently running blocks (worker threads).
+  mutable std::mutex atomicMutex;
   std::string path;                         ///< listing / cubin path for messages
   std::string kernel;
   std::string where(const Instr &in) const; ///< "pc 0x01a0 `LDS R0, [R0] ;`, source x.cu:12"

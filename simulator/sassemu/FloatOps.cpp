@@ -1,7 +1,8 @@
 /// \file
 /// f32, f16x2 and f64 opcode family of the SASS engine: FADD/FMUL/FFMA (.FTZ, .SAT, .RN/.RZ/.RM/
 /// .RP), FMNMX, FSETP, FSEL, FCHK, MUFU (RCP, RSQ, SQRT, EX2, LG2, SIN, COS, TANH, RCP64H,
-/// RSQ64H), HFMA2/HADD2/HMUL2 (as used for constants and f16→f32), DADD/DMUL/DFMA/DSETP/DMNMX.
+/// RSQ64H), HFMA2/HADD2/HMUL2 (as used for constants and f16→f32), DADD/DMUL/DFMA/DSETP
+/// (.MIN/.MAX included)/DMNMX.
 /// NaN results are the GPU's canonical NaN. MUFU is computed exactly rounded (the GPU is within
 /// its documented ulp error of this); FCHK sends every input that might need it to the slow path.
 #include "sassemu/Exec.h"
@@ -18,7 +19,7 @@ using U64 = std::uint64_t;
 constexpr U32 kCanonNaN = 0x7fffffffu;
 constexpr U64 kCanonNaN64 = 0xffffffffffffffffull; // GPU canonical f64 NaN
 
-enum Flags : U32 { kFtz = 1, kSat = 2, kRZ = 4, kRM = 8, kRP = 16, kF32 = 32 };
+enum Flags : U32 { kFtz = 1, kSat = 2, kRZ = 4, kRM = 8, kRP = 16, kF32 = 32, kNanProp = 64 };
 
 inline float f(U32 b) { return std::bit_cast<float>(b); }
 inline U32 bits(float v) { return std::bit_cast<U32>(v); }
@@ -60,7 +61,8 @@ void hF32(Exec &x, const Instr &in, U32 m) {
   x.write(in.ops[0], m, d);
 }
 
-/// FMNMX d, a, b, P: P → min, !P → max; a NaN operand yields the other; -0 < +0.
+/// FMNMX[.NAN] d, a, b, P: P → min, !P → max; a NaN operand yields the other (.NAN: NaN);
+/// -0 < +0.
 void hMnmx(Exec &x, const Instr &in, U32 m) {
   U32 a[32], b[32], d[32];
   x.fetchF(in.ops[1], m, a, in);
@@ -71,7 +73,7 @@ void hMnmx(Exec &x, const Instr &in, U32 m) {
     U32 ua = ftzIn(a[l], ftz), ub = ftzIn(b[l], ftz);
     float fa = f(ua), fb = f(ub);
     bool mn = p >> l & 1;
-    if (std::isnan(fa) && std::isnan(fb)) d[l] = kCanonNaN;
+    if ((std::isnan(fa) && std::isnan(fb)) || ((in.flags & kNanProp) && (std::isnan(fa) || std::isnan(fb)))) d[l] = kCanonNaN;
     else if (std::isnan(fa)) d[l] = ub;
     else if (std::isnan(fb)) d[l] = ua;
     else if (fa == fb) d[l] = mn ? ((ua >> 31) ? ua : ub) : ((ua >> 31) ? ub : ua);
@@ -194,10 +196,11 @@ void halves(Exec &x, const Instr &in, unsigned i, U32 m, U32 *lo, U32 *hi) {
   const Operand &o = in.ops[i];
   U32 v[32];
   x.fetch(o, m, v, in);
-  if (o.kind == OpKind::FImm) { // a pair of immediates: this one and the next
-    U32 h0 = floatToHalf(float(o.fimm));
-    U32 h1 = i + 1 < in.ops.size() && in.ops[i + 1].kind == OpKind::FImm ? floatToHalf(float(in.ops[i + 1].fimm)) : h0;
-    for (int l = 0; l < 32; ++l) lo[l] = h0, hi[l] = h1;
+  if (o.kind == OpKind::FImm) { // a pair of immediates, printed high half first:
+    // "HFMA2.MMA R3, -RZ, RZ, 1.875, 0" leaves 0x3f800000 (1.0f) in R3.
+    U32 first = floatToHalf(float(o.fimm));
+    U32 second = i + 1 < in.ops.size() && in.ops[i + 1].kind == OpKind::FImm ? floatToHalf(float(in.ops[i + 1].fimm)) : first;
+    for (int l = 0; l < 32; ++l) lo[l] = second, hi[l] = first;
     return;
   }
   for (int l = 0; l < 32; ++l) {
@@ -256,6 +259,31 @@ void hDsetp(Exec &x, const Instr &in, U32 m) {
   for (int l = 0; l < 32; ++l) r |= U32(cmpEval(in.sub, dv(a[l]), dv(b[l]))) << l;
   setpWrite(x, in, m, r);
 }
+/// DSETP.{MIN,MAX}.bool Pd, Pe, a, b, Pc (fmin/fmax of f64 on sm_90, followed by SEL/FSEL on Pd):
+/// Pd = "a is the result" (a not NaN, and b NaN or a below/above b; of -0 and +0 the minimum is
+/// -0), Pe = both NaN (the code then returns b with its quiet bit set).
+void hDsetpMnmx(Exec &x, const Instr &in, U32 m) {
+  U64 a[32], b[32];
+  U32 r = 0, nan2 = 0;
+  x.fetch64(in.ops[2], m, a, in, true);
+  x.fetch64(in.ops[3], m, b, in, true);
+  bool isMin = in.sub == 0;
+  for (int l = 0; l < 32; ++l) {
+    double fa = dv(a[l]), fb = dv(b[l]);
+    bool pick;
+    if (std::isnan(fa)) pick = false;
+    else if (std::isnan(fb)) pick = true;
+    else if (fa == fb) pick = isMin ? (a[l] >> 63) != 0 : (a[l] >> 63) == 0;
+    else pick = isMin ? fa < fb : fa > fb;
+    r |= U32(pick) << l;
+    nan2 |= U32(std::isnan(fa) && std::isnan(fb)) << l;
+  }
+  U32 pc = x.predMask(in.ops[4]);
+  auto comb = [&](U32 v) { return in.boolOp == 2 ? (v | pc) : in.boolOp == 3 ? (v ^ pc) : (v & pc); };
+  x.writePred(in.ops[0], m, comb(r));
+  x.writePred(in.ops[1], m, comb(nan2));
+}
+
 void hDmnmx(Exec &x, const Instr &in, U32 m) {
   U64 a[32], b[32], d[32];
   x.fetch64(in.ops[1], m, a, in, true);
@@ -281,6 +309,7 @@ U32 roundFlags(const Instr &in) {
   if (hasMod(in, "RM")) fl |= kRM;
   if (hasMod(in, "RP")) fl |= kRP;
   if (hasMod(in, "F32")) fl |= kF32;
+  if (hasMod(in, "NAN")) fl |= kNanProp;
   return fl;
 }
 bool cmpCode(const Instr &in, U32 &code) {
@@ -306,6 +335,13 @@ std::string selectFloat(Instr &in) {
   if (b == "FMNMX") { in.fn = hMnmx; return {}; }
   if (b == "FSEL") { in.fn = hFsel; return {}; }
   if (b == "FCHK") { in.fn = hFchk; return {}; }
+  if (b == "DSETP" && (hasMod(in, "MIN") || hasMod(in, "MAX"))) {
+    in.sub = hasMod(in, "MIN") ? 0 : 1;
+    in.boolOp = hasMod(in, "OR") ? 2 : hasMod(in, "XOR") ? 3 : 1;
+    if (in.ops.size() != 5) return "DSETP." + std::string(in.sub ? "MAX" : "MIN") + " with " + std::to_string(in.ops.size()) + " operands";
+    in.fn = hDsetpMnmx;
+    return {};
+  }
   if (b == "FSETP" || b == "DSETP") {
     if (!cmpCode(in, in.sub)) return b + " without a comparison";
     in.boolOp = hasMod(in, "OR") ? 2 : hasMod(in, "XOR") ? 3 : 1;

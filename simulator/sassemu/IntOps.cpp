@@ -1,7 +1,8 @@
 /// \file
 /// Integer opcode family of the SASS engine: IMAD (and .WIDE/.HI/.X/.MOV/.IADD/.SHL), IADD3,
 /// VIADD, LEA(.HI/.X/.SX32), LOP3, SHF, ISETP(.EX), SEL, IMNMX/VIMNMX, IABS, POPC, FLO, BREV,
-/// PRMT, BMSK, SGXT, PLOP3 — and their uniform-datapath forms (UIMAD, UIADD3, ULEA, ...).
+/// PRMT (and its modes), BMSK, SGXT, PLOP3, VABSDIFF, VIADDMNMX — and their uniform-datapath
+/// forms (UIMAD, UIADD3, ULEA, ...).
 /// Carries follow the hardware's two's-complement view: `-x` is ~x + 1 inside a carry chain.
 #include "sassemu/Exec.h"
 
@@ -59,27 +60,40 @@ void hImad(Exec &x, const Instr &in, U32 m) {
   bool sgn = !(in.flags & kU32);
   if (in.flags & kWide) {
     U64 c[32], d[32];
+    U32 co = 0;
     x.fetch64(oc, m, c, in, false);
     for (int l = 0; l < 32; ++l) {
       U64 p = sgn ? U64(std::int64_t(std::int32_t(a[l])) * std::int64_t(std::int32_t(b[l]))) : U64(a[l]) * b[l];
-      d[l] = p + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
+      unsigned __int128 s = (unsigned __int128)p + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
+      d[l] = U64(s);
+      co |= U32(s >> 64 & 1) << l;
     }
     x.write64(in.ops[0], m, d);
+    if (L.nPredOut) x.writePred(in.ops[L.predOuts[0]], m, co); // IMAD.WIDE.U32 d, P, a, b, c
     return;
   }
-  U64 c[32];
-  fetchCarryTerm(x, oc, m, c, in);
   U32 d[32];
   U32 co = 0;
-  for (int l = 0; l < 32; ++l) {
-    U64 p;
-    if (in.flags & kHi)
-      p = sgn ? U64(std::int64_t(std::int32_t(a[l])) * std::int64_t(std::int32_t(b[l]))) >> 32 : (U64(a[l]) * b[l]) >> 32;
-    else
-      p = U32(a[l] * b[l]);
-    U64 s = U64(U32(p)) + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
-    d[l] = U32(s);
-    co |= U32((s >> 32) & 1) << l;
+  if (in.flags & kHi) {
+    // IMAD.HI d, a, b, c: the high word of a*b + c, where c is the 64-bit pair (c+1:c). ptxas
+    // relies on it: "IMAD.HI.U32 R0, R9, R11, R8" with R8 = 0 is the Newton step q + hi(q*e).
+    U64 c[32];
+    x.fetch64(oc, m, c, in, false);
+    for (int l = 0; l < 32; ++l) {
+      __int128 p = sgn ? __int128(std::int64_t(std::int32_t(a[l])) * std::int64_t(std::int32_t(b[l])))
+                       : __int128(U64(a[l]) * b[l]);
+      unsigned __int128 s = (unsigned __int128)p + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
+      d[l] = U32(s >> 32);
+      co |= U32(s >> 64 & 1) << l;
+    }
+  } else {
+    U64 c[32];
+    fetchCarryTerm(x, oc, m, c, in);
+    for (int l = 0; l < 32; ++l) {
+      U64 s = U64(U32(a[l] * b[l])) + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
+      d[l] = U32(s);
+      co |= U32((s >> 32) & 1) << l;
+    }
   }
   x.write(in.ops[0], m, d);
   if (L.nPredOut) x.writePred(in.ops[L.predOuts[0]], m, co);
@@ -307,8 +321,8 @@ void hUnary(Exec &x, const Instr &in, U32 m) {
       break;
     }
     case kBrev: d[l] = [](U32 y) { U32 r = 0; for (int i = 0; i < 32; ++i) r |= ((y >> i) & 1u) << (31 - i); return r; }(v); break;
-    case kSgxt: {
-      U32 n = std::min<U32>(b[l], 32);
+    case kSgxt: { // .W: width modulo 32 (GPU: szext.wrap of width 65 is width 1, of 64 is 0)
+      U32 n = (in.flags & kW) ? (b[l] & 31) : std::min<U32>(b[l], 32);
       if (n == 0) d[l] = 0;
       else if (n >= 32) d[l] = v;
       else if (in.flags & kU32) d[l] = v & ((1u << n) - 1);
@@ -327,6 +341,8 @@ void hUnary(Exec &x, const Instr &in, U32 m) {
 }
 
 /// PRMT d, a, sel, b: byte i of d = byte (sel>>4i)&7 of {b:a}, sign-replicated if bit 3.
+/// Modes (.F4E .B4E .RC8 .ECL .ECR .RC16, in.sub 1..6) use only sel[1:0] = n: byte i of d is
+/// source byte n+i, n-i (mod 8), n, max(i, n), min(i, n), or 2(n&1) + (i&1) — PTX's prmt table.
 void hPrmt(Exec &x, const Instr &in, U32 m) {
   U32 a[32], s[32], b[32], d[32];
   x.fetchI(in.ops[1], m, a, in);
@@ -334,14 +350,57 @@ void hPrmt(Exec &x, const Instr &in, U32 m) {
   x.fetchI(in.ops[3], m, b, in);
   for (int l = 0; l < 32; ++l) {
     U64 v = (U64(b[l]) << 32) | a[l];
-    U32 r = 0;
-    for (int i = 0; i < 4; ++i) {
-      U32 nib = (s[l] >> (4 * i)) & 0xf;
-      U32 byte = U32(v >> (8 * (nib & 7))) & 0xff;
-      if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;
+    U32 r = 0, n = s[l] & 3;
+    for (U32 i = 0; i < 4; ++i) {
+      U32 byte;
+      if (in.sub == 0) {
+        U32 nib = (s[l] >> (4 * i)) & 0xf;
+        byte = U32(v >> (8 * (nib & 7))) & 0xff;
+        if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;
+      } else {
+        U32 src = 0;
+        switch (in.sub) {
+        case 1: src = (n + i) & 7; break;
+        case 2: src = (n - i) & 7; break;
+        case 3: src = n; break;
+        case 4: src = std::max(i, n); break;
+        case 5: src = std::min(i, n); break;
+        default: src = 2 * (n & 1) + (i & 1); break;
+        }
+        byte = U32(v >> (8 * src)) & 0xff;
+      }
       r |= byte << (8 * i);
     }
     d[l] = r;
+  }
+  x.write(in.ops[0], m, d);
+}
+
+/// VABSDIFF[.U32] d, a, b, c: d = |a - b| + c (difference exact, sum modulo 2^32; PTX sad).
+void hVabsdiff(Exec &x, const Instr &in, U32 m) {
+  U32 a[32], b[32], c[32], d[32];
+  x.fetchI(in.ops[1], m, a, in);
+  x.fetchI(in.ops[2], m, b, in);
+  x.fetchI(in.ops[3], m, c, in);
+  for (int l = 0; l < 32; ++l) {
+    bool lt = (in.flags & kU32) ? a[l] < b[l] : std::int32_t(a[l]) < std::int32_t(b[l]);
+    d[l] = (lt ? b[l] - a[l] : a[l] - b[l]) + c[l];
+  }
+  x.write(in.ops[0], m, d);
+}
+
+/// VIADDMNMX[.U32] d, a, b, c, P: d = P ? min(a + b, c) : max(a + b, c) (sum modulo 2^32).
+void hViaddMnmx(Exec &x, const Instr &in, U32 m) {
+  U32 a[32], b[32], c[32], d[32];
+  x.fetchI(in.ops[1], m, a, in);
+  x.fetchI(in.ops[2], m, b, in);
+  x.fetchI(in.ops[3], m, c, in);
+  U32 p = x.predMask(in.ops[4]);
+  for (int l = 0; l < 32; ++l) {
+    U32 s = a[l] + b[l];
+    bool mn = p >> l & 1;
+    if (in.flags & kU32) d[l] = mn ? std::min(s, c[l]) : std::max(s, c[l]);
+    else d[l] = U32(mn ? std::min(std::int32_t(s), std::int32_t(c[l])) : std::max(std::int32_t(s), std::int32_t(c[l])));
   }
   x.write(in.ops[0], m, d);
 }
@@ -391,8 +450,28 @@ std::string selectInt(Instr &in) {
     return {};
   }
   if (b == "PRMT") {
-    for (const auto &mod : in.mods) return "PRMT mode ." + mod + " is not supported";
+    static const char *modes[] = {"F4E", "B4E", "RC8", "ECL", "ECR", "RC16"};
+    for (const auto &mod : in.mods) {
+      U32 k = 0;
+      while (k < 6 && mod != modes[k]) ++k;
+      if (k == 6) return "PRMT mode ." + mod + " is not supported";
+      in.sub = k + 1;
+    }
     in.fn = hPrmt;
+    return {};
+  }
+  if (b == "VABSDIFF") {
+    if (in.ops.size() != 4) return "VABSDIFF with " + std::to_string(in.ops.size()) + " operands";
+    for (const auto &mod : in.mods)
+      if (mod != "U32" && mod != "S32") return "VABSDIFF modifier ." + mod + " is not supported";
+    in.fn = hVabsdiff;
+    return {};
+  }
+  if (b == "VIADDMNMX") {
+    if (in.ops.size() != 5) return "VIADDMNMX with " + std::to_string(in.ops.size()) + " operands";
+    for (const auto &mod : in.mods)
+      if (mod != "U32" && mod != "S32") return "VIADDMNMX modifier ." + mod + " is not supported";
+    in.fn = hViaddMnmx;
     return {};
   }
   struct U { const char *name; Unary op; };

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 namespace warplens::sassemu {
 namespace {
@@ -145,6 +146,8 @@ void hAtom(Exec &x, const Instr &in, U32 m) {
   }
   U64 olds[32] = {};
   U32 ok = 0;
+  std::unique_lock<std::mutex> lock(x.prog->atomicMutex, std::defer_lock);
+  if (x.event.space != model::Space::Shared) lock.lock(); // other blocks run on other workers
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
     U64 old = 0;

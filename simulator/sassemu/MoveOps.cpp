@@ -120,7 +120,7 @@ void hVote(Exec &x, const Instr &in, U32 m) {
   unsigned i = 0;
   const Operand *rd = nullptr;
   if (in.ops[0].kind == OpKind::Reg || in.ops[0].kind == OpKind::UReg) rd = &in.ops[0], i = 1;
-  U32 active = x.g->mask;
+  U32 active = m; // the group's lanes whose guard holds: a predicated-off lane takes no part
   U32 ballot = x.predMask(in.ops[i + 1]) & active;
   bool any = ballot != 0, all = ballot == active, eq = ballot == 0 || ballot == active;
   if (rd) {

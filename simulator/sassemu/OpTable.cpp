@@ -19,7 +19,7 @@ Selector selectorFor(const std::string &base) {
       {"UIMNMX", selectInt}, {"IABS", selectInt}, {"POPC", selectInt}, {"UPOPC", selectInt},
       {"FLO", selectInt}, {"UFLO", selectInt}, {"BREV", selectInt}, {"UBREV", selectInt},
       {"PRMT", selectInt}, {"UPRMT", selectInt}, {"BMSK", selectInt}, {"UBMSK", selectInt},
-      {"SGXT", selectInt}, {"USGXT", selectInt},
+      {"SGXT", selectInt}, {"USGXT", selectInt}, {"VABSDIFF", selectInt}, {"VIADDMNMX", selectInt},
       // floating point
       {"FADD", selectFloat}, {"FMUL", selectFloat}, {"FFMA", selectFloat}, {"FMNMX", selectFloat},
       {"FSEL", selectFloat}, {"FSETP", selectFloat}, {"FCHK", selectFloat}, {"MUFU", selectFloat},

@@ -1,7 +1,11 @@
 /// \file
-/// Emulator throughput (thread-instructions per second, one worker) on nvcc-generated PTX:
-/// a naive and a shared-tile transpose and a 16×16-tile SGEMM from tests/emu/fixtures.
+/// Engine throughput (thread-instructions per second, one worker) on the same kernels run two
+/// ways: the PTX emulator on nvcc-generated PTX, and the SASS engine on the cubin ptxas made of
+/// that PTX (listing from nvdisasm): a naive and a shared-tile transpose and a 16×16-tile SGEMM
+/// from tests/emu/fixtures (regen.sh).
 #include "emu/Emulator.h"
+#include "sass/SassListing.h"
+#include "sassemu/Engine.h"
 #include "launch/LaunchSpec.h"
 #include "ptx/Parser.h"
 
@@ -52,17 +56,36 @@ launch::ArgSpec intArg(int v) {
   return a;
 }
 
+/// Engine selected by the benchmark's argument: 0 = PTX emulator, 1 = SASS engine.
 void runBench(benchmark::State &state, const std::string &file, launch::LaunchSpec spec,
               std::vector<launch::HostBuffer> bufs) {
-  auto m = ptx::parseFile(fixtures() + file);
-  if (!m.ok()) { state.SkipWithError(m.error().message.c_str()); return; }
   emu::EmuOptions opt;
   opt.threads = 1;
   std::uint64_t threadInstr = 0;
-  for (auto _ : state) {
-    auto r = emu::runLaunch(**m, spec, bufs, [] { return std::make_unique<NullListener>(); }, opt);
-    if (!r.ok()) { state.SkipWithError(r.error().message.c_str()); return; }
-    threadInstr += r->stats.threadInstructions;
+  auto factory = [] { return std::make_unique<NullListener>(); };
+  if (state.range(0) == 0) {
+    auto m = ptx::parseFile(fixtures() + file + ".ptx");
+    if (!m.ok()) { state.SkipWithError(m.error().message.c_str()); return; }
+    for (auto _ : state) {
+      auto r = emu::runLaunch(**m, spec, bufs, factory, opt);
+      if (!r.ok()) { state.SkipWithError(r.error().message.c_str()); return; }
+      threadInstr += r->stats.threadInstructions;
+    }
+    state.SetLabel("ptx");
+  } else {
+    auto fns = sass::readListing(fixtures() + file + ".sass");
+    auto cubin = sassemu::readCubin(fixtures() + file + ".cubin");
+    if (!fns.ok() || !cubin.ok()) { state.SkipWithError("fixture listing/cubin unreadable"); return; }
+    const sass::SassFunction *fn = nullptr;
+    for (const auto &f : *fns)
+      if (f.name.rfind(spec.kernel, 0) == 0 || f.name.find(spec.kernel) != std::string::npos) fn = &f;
+    if (!fn) { state.SkipWithError("kernel not in the listing"); return; }
+    for (auto _ : state) {
+      auto r = sassemu::runLaunch(*fn, *cubin, spec, bufs, factory, opt);
+      if (!r.ok()) { state.SkipWithError(r.error().message.c_str()); return; }
+      threadInstr += r->stats.threadInstructions;
+    }
+    state.SetLabel("sass");
   }
   state.counters["thread_instr_per_s"] = benchmark::Counter(double(threadInstr), benchmark::Counter::kIsRate);
 }
@@ -74,7 +97,7 @@ void BM_TransposeNaive(benchmark::State &state) {
   s.grid = {n / 32, n / 32, 1};
   s.block = {32, 8, 1};
   s.args = {bufArg("out"), bufArg("in"), intArg(n), intArg(n)};
-  runBench(state, "transpose.ptx", s, {buf("out", n * n), buf("in", n * n)});
+  runBench(state, "transpose", s, {buf("out", n * n), buf("in", n * n)});
 }
 
 void BM_TransposeShared(benchmark::State &state) {
@@ -84,7 +107,7 @@ void BM_TransposeShared(benchmark::State &state) {
   s.grid = {n / 32, n / 32, 1};
   s.block = {32, 8, 1};
   s.args = {bufArg("out"), bufArg("in"), intArg(n), intArg(n)};
-  runBench(state, "transpose.ptx", s, {buf("out", n * n), buf("in", n * n)});
+  runBench(state, "transpose", s, {buf("out", n * n), buf("in", n * n)});
 }
 
 void BM_SgemmTiled(benchmark::State &state) {
@@ -94,12 +117,12 @@ void BM_SgemmTiled(benchmark::State &state) {
   s.grid = {n / 16, n / 16, 1};
   s.block = {16, 16, 1};
   s.args = {bufArg("C"), bufArg("A"), bufArg("B"), intArg(n)};
-  runBench(state, "sgemm.ptx", s, {buf("C", n * n), buf("A", n * n), buf("B", n * n)});
+  runBench(state, "sgemm", s, {buf("C", n * n), buf("A", n * n), buf("B", n * n)});
 }
 
 } // namespace
 
-BENCHMARK(BM_TransposeNaive)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TransposeShared)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SgemmTiled)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeNaive)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TransposeShared)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SgemmTiled)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -1,0 +1,368 @@
+// Tests of the SASS engine (simulator/sassemu): decoding, SIMT control flow on hand-written
+// listings (expected counts derived by hand from the listing), and whole kernels from the
+// committed fixture cubin + listing (tests/sassemu/fixtures), with values from the CUDA source.
+#include "launch/LaunchSpec.h"
+#include "model/AccessEvent.h"
+#include "sass/SassListing.h"
+#include "sassemu/Cubin.h"
+#include "sassemu/Decoder.h"
+#include "sassemu/Engine.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+
+using namespace warplens;
+
+namespace {
+
+const std::string kFixtures = std::string(WARPLENS_TEST_DATA) + "/fixtures/";
+
+/// Collects every event (all workers append to one vector).
+struct Recorder : model::AccessListener {
+  std::vector<model::AccessEvent> *out;
+  std::mutex *mu;
+  void onAccess(const model::AccessEvent &e) override {
+    std::lock_guard<std::mutex> l(*mu);
+    out->push_back(e);
+  }
+};
+
+struct RunOut {
+  std::vector<model::AccessEvent> events;
+  std::vector<launch::HostBuffer> buffers;
+  std::string error;
+  std::map<std::uint64_t, std::pair<unsigned, unsigned>> perPc() const { // pc → (executions, lanes)
+    std::map<std::uint64_t, std::pair<unsigned, unsigned>> m;
+    for (const auto &e : events) {
+      auto &p = m[std::uint64_t(e.site) * 16];
+      ++p.first;
+      p.second += unsigned(e.active.count());
+    }
+    return m;
+  }
+};
+
+RunOut runListing(const std::string &listing, const std::string &kernel, const sassemu::Cubin &cubin,
+               launch::LaunchSpec spec) {
+  RunOut r;
+  auto fns = sass::parseListing(listing, "test.sass");
+  EXPECT_TRUE(fns.ok()) << (fns.ok() ? "" : fns.error().message);
+  if (!fns.ok()) return r;
+  const sass::SassFunction *fn = sass::findFunction(*fns, kernel);
+  EXPECT_NE(fn, nullptr);
+  if (!fn) return r;
+  auto bufs = launch::makeBuffers(spec);
+  EXPECT_TRUE(bufs.ok());
+  r.buffers = std::move(*bufs);
+  std::mutex mu;
+  emu::EmuOptions eo;
+  eo.threads = 1;
+  auto run = sassemu::runLaunch(*fn, cubin, spec, r.buffers, [&] {
+    auto l = std::make_unique<Recorder>();
+    l->out = &r.events;
+    l->mu = &mu;
+    return l;
+  }, eo, "test.sass");
+  if (!run.ok()) r.error = run.error().message;
+  return r;
+}
+
+launch::LaunchSpec specOf(std::array<std::uint32_t, 3> grid, std::array<std::uint32_t, 3> block) {
+  launch::LaunchSpec s;
+  s.name = "t";
+  s.grid = grid;
+  s.block = block;
+  return s;
+}
+
+sassemu::Cubin tinyCubin(const std::string &name, std::uint32_t shared) {
+  sassemu::Cubin c;
+  c.kernels[name].name = name;
+  c.kernels[name].sharedBytes = shared;
+  return c;
+}
+
+std::string wrap(const std::string &body) {
+  return "//--------------------- .text.k --------------------------\nk:\n.text.k:\n" + body;
+}
+
+} // namespace
+
+TEST(SassDecoder, OperandForms) {
+  sassemu::LabelMap labels{{".L_x_11", 0x120}, {"k", 0}};
+  auto a = sassemu::decodeText("@!P0 BRA !P1, `(.L_x_11) ;", 0x40, labels);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->guard.kind, sassemu::OpKind::Pred);
+  EXPECT_TRUE(a->guard.notp);
+  ASSERT_EQ(a->ops.size(), 2u);
+  EXPECT_TRUE(a->ops[0].notp);
+  EXPECT_EQ(a->ops[1].kind, sassemu::OpKind::Label);
+  EXPECT_EQ(a->ops[1].imm, 0x120u);
+
+  auto b = sassemu::decodeText("LDG.E.64 R6, desc[UR4][R6.64+-0x10] ;", 0, labels);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->base, "LDG");
+  EXPECT_EQ(b->mods, (std::vector<std::string>{"E", "64"}));
+  EXPECT_EQ(b->ops[1].kind, sassemu::OpKind::Mem);
+  EXPECT_TRUE(b->ops[1].idxWide);
+  EXPECT_EQ(b->ops[1].off, -16);
+
+  auto c = sassemu::decodeText("LDS.U.128 R4, [R2.X4+UR5+0x10] ;", 0, labels);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->ops[1].idxScale, 4);
+  EXPECT_TRUE(c->ops[1].hasUidx);
+  EXPECT_EQ(c->ops[1].uidx, 5u);
+  EXPECT_EQ(c->ops[1].off, 16);
+
+  auto d = sassemu::decodeText("FSETP.GTU.FTZ.AND P0, PT, |R0|, +INF , PT ;", 0, labels);
+  ASSERT_TRUE(d.ok());
+  EXPECT_TRUE(d->ops[2].abs);
+  EXPECT_EQ(d->ops[3].kind, sassemu::OpKind::FImm);
+  EXPECT_TRUE(std::isinf(d->ops[3].fimm));
+
+  auto e = sassemu::decodeText("RET.REL.NODEC R2 `(k) ;", 0, labels);
+  ASSERT_TRUE(e.ok());
+  ASSERT_EQ(e->ops.size(), 2u);
+  EXPECT_EQ(e->ops[0].index, 2u);
+
+  auto f = sassemu::decodeText("LDC R13, c[0x3][R13+0x8] ;", 0, labels);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->ops[1].bank, 3u);
+  EXPECT_EQ(f->ops[1].off, 8);
+
+  auto bad = sassemu::decodeText("BRA `(.L_nowhere) ;", 0x50, labels);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("pc 0x0050"), std::string::npos);
+  EXPECT_NE(bad.error().message.find(".L_nowhere"), std::string::npos);
+}
+
+TEST(SassEngine, UnknownOpcodeIsAnErrorNamingPcAndSource) {
+  std::string l = wrap("\t//## File \"x.cu\", line 7\n        /*0000*/                   FOOBAR R0, R1 ;\n"
+                       "        /*0010*/                   EXIT ;\n");
+  RunOut r = runListing(l, "k", tinyCubin("k", 0x400), specOf({1, 1, 1}, {32, 1, 1}));
+  EXPECT_NE(r.error.find("unsupported opcode 'FOOBAR'"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("pc 0x0"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("x.cu:7"), std::string::npos) << r.error;
+}
+
+// Divergence and reconvergence: even and odd lanes take different STS, reconverge at BSYNC, and
+// the LDS after the join executes once per warp with all 32 lanes. A guarded STS whose predicate
+// is false for every lane is still executed (one execution, no lanes).
+TEST(SassEngine, DivergenceReconvergesAtBsync) {
+  std::string l = wrap(
+      "        /*0000*/                   S2R R0, SR_LANEID ;\n"
+      "        /*0010*/                   LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n"
+      "        /*0020*/                   IMAD.SHL.U32 R1, R0, 0x4, RZ ;\n"
+      "        /*0030*/                   BSSY B0, `(.L_x_0) ;\n"
+      "        /*0040*/               @P0 BRA `(.L_x_1) ;\n"
+      "        /*0050*/                   STS [R1+0x400], R0 ;\n"
+      "        /*0060*/                   BRA `(.L_x_0) ;\n"
+      ".L_x_1:\n"
+      "        /*0070*/                   STS [R1+0x480], R0 ;\n"
+      ".L_x_0:\n"
+      "        /*0080*/                   BSYNC B0 ;\n"
+      "        /*0090*/                   LDS R2, [R1+0x400] ;\n"
+      "        /*00a0*/                   ISETP.GT.AND P1, PT, R0, 0x40, PT ;\n"
+      "        /*00b0*/               @P1 STS [R1+0x400], R2 ;\n"
+      "        /*00c0*/                   EXIT ;\n");
+  RunOut r = runListing(l, "k", tinyCubin("k", 0x400 + 256), specOf({1, 1, 1}, {64, 1, 1}));
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  auto m = r.perPc();
+  EXPECT_EQ(m[0x50], std::make_pair(2u, 32u)); // 2 warps × 16 even lanes
+  EXPECT_EQ(m[0x70], std::make_pair(2u, 32u)); // 2 warps × 16 odd lanes
+  EXPECT_EQ(m[0x90], std::make_pair(2u, 64u)); // reconverged: one execution per warp
+  EXPECT_EQ(m[0xb0], std::make_pair(2u, 0u));  // executed, every lane predicated off
+  for (const auto &e : r.events)
+    if (e.site * 16 == 0x50) EXPECT_EQ(e.addr[2].value, 8u); // shared offset from the window base
+}
+
+// CALL with the return address in a register and RET.REL.NODEC back to it; a partial warp
+// (40 threads: the second warp has 8 lanes).
+TEST(SassEngine, CallAndReturnThroughRegister) {
+  std::string l = wrap(
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   MOV R2, 0x40 ;\n"
+      "        /*0020*/                   CALL.REL.NOINC `($sub) ;\n"
+      "        /*0030*/                   EXIT ;\n"
+      "        /*0040*/                   STS [R4+0x400], R0 ;\n"
+      "        /*0050*/                   EXIT ;\n"
+      "$sub:\n"
+      "        /*0060*/                   IMAD.SHL.U32 R4, R0, 0x4, RZ ;\n"
+      "        /*0070*/                   RET.REL.NODEC R2 `(k) ;\n");
+  RunOut r = runListing(l, "k", tinyCubin("k", 0x400 + 256), specOf({1, 1, 1}, {40, 1, 1}));
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  auto m = r.perPc();
+  EXPECT_EQ(m[0x40], std::make_pair(2u, 40u));
+}
+
+TEST(SassEngine, SharedOutOfBoundsNamesThreadAndPc) {
+  std::string l = wrap(
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   IMAD.SHL.U32 R1, R0, 0x4, RZ ;\n"
+      "        /*0020*/                   STS [R1+0x400], R0 ;\n"
+      "        /*0030*/                   EXIT ;\n");
+  RunOut r = runListing(l, "k", tinyCubin("k", 0x400 + 64), specOf({1, 1, 1}, {32, 1, 1}));
+  EXPECT_NE(r.error.find("Invalid __shared__ write of size 4 bytes at 0x440"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("thread (16,0,0)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("pc 0x20"), std::string::npos) << r.error;
+}
+
+namespace {
+
+struct Fixture {
+  std::vector<sass::SassFunction> fns;
+  sassemu::Cubin cubin;
+  bool ok = false;
+  Fixture() {
+    auto f = sass::readListing(kFixtures + "engine_fixture.sass");
+    auto c = sassemu::readCubin(kFixtures + "engine_fixture.cubin");
+    EXPECT_TRUE(f.ok() && c.ok());
+    if (!f.ok() || !c.ok()) return;
+    fns = std::move(*f);
+    cubin = std::move(*c);
+    ok = true;
+  }
+};
+
+launch::ArgSpec bufArg(const std::string &name, launch::ScalarType t, std::uint64_t count, const std::string &init) {
+  launch::ArgSpec a;
+  a.isBuffer = true;
+  a.buffer = name;
+  a.type = t;
+  a.count = count;
+  a.init = init;
+  return a;
+}
+launch::ArgSpec intArg(std::int64_t v) {
+  launch::ArgSpec a;
+  a.type = launch::ScalarType::I32;
+  a.intValue = v;
+  return a;
+}
+
+template <class T> std::vector<T> values(const launch::HostBuffer &b) {
+  std::vector<T> v(b.bytes.size() / sizeof(T));
+  std::memcpy(v.data(), b.bytes.data(), v.size() * sizeof(T));
+  return v;
+}
+
+RunOut runFixture(const Fixture &fx, const std::string &kernel, launch::LaunchSpec spec) {
+  RunOut r;
+  const sass::SassFunction *fn = sass::findFunction(fx.fns, kernel);
+  EXPECT_NE(fn, nullptr);
+  if (!fn) return r;
+  r.buffers = *launch::makeBuffers(spec);
+  std::mutex mu;
+  emu::EmuOptions eo;
+  eo.threads = 2;
+  auto run = sassemu::runLaunch(*fn, fx.cubin, spec, r.buffers, [&] {
+    auto l = std::make_unique<Recorder>();
+    l->out = &r.events;
+    l->mu = &mu;
+    return l;
+  }, eo, "engine_fixture.sass");
+  if (!run.ok()) r.error = run.error().message;
+  return r;
+}
+
+} // namespace
+
+TEST(SassCubin, FixtureFacts) {
+  Fixture fx;
+  ASSERT_TRUE(fx.ok);
+  const auto &k = fx.cubin.kernels.at("branchy");
+  ASSERT_EQ(k.params.size(), 3u);
+  EXPECT_EQ(k.params[0].offset, 0u);
+  EXPECT_EQ(k.params[1].offset, 8u);
+  EXPECT_EQ(k.params[2].offset, 16u);
+  EXPECT_EQ(k.params[2].size, 4u);
+  EXPECT_EQ(k.paramBase, 0x210u);
+  EXPECT_EQ(fx.cubin.kernels.at("hist16").sharedBytes, 0x400u + 64u); // reserved 1 KiB + 16 uints
+  ASSERT_TRUE(fx.cubin.banks.count(3));
+  std::int32_t scale[4];
+  std::memcpy(scale, fx.cubin.banks.at(3).data(), 16);
+  EXPECT_EQ(scale[0], 1);
+  EXPECT_EQ(scale[3], 4);
+  ASSERT_EQ(fx.cubin.globals.size(), 1u);
+  EXPECT_EQ(fx.cubin.globals[0].name, "gCounter");
+  ASSERT_EQ(fx.cubin.addressSlots.size(), 1u);
+  EXPECT_EQ(fx.cubin.addressSlots[0].bank, 4u);
+  EXPECT_EQ(fx.cubin.addressSlots[0].symbol, "gCounter");
+  auto bad = sassemu::parseCubin(std::vector<std::uint8_t>(10, 0), "x.cubin");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("x.cubin"), std::string::npos);
+}
+
+// branchy: out[t] = odd ? t*kScale[t&3]+7 : t-3 for t < n = 100 (in = iota); grid 2 × 64.
+// The load of in[t] runs once per warp with a valid thread: 4 warps, 100 lanes; sectors of a
+// 4-byte contiguous warp access in a 512-byte aligned buffer: 4+4+4+1 = 13.
+TEST(SassEngine, FixtureBranchyValuesAndCounts) {
+  Fixture fx;
+  ASSERT_TRUE(fx.ok);
+  launch::LaunchSpec s = specOf({2, 1, 1}, {64, 1, 1});
+  s.args = {bufArg("out", launch::ScalarType::I32, 128, "zero"), bufArg("in", launch::ScalarType::I32, 128, "iota"),
+            intArg(100)};
+  RunOut r = runFixture(fx, "branchy", s);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  auto out = values<std::int32_t>(r.buffers[0]);
+  for (int t = 0; t < 128; ++t) {
+    int expect = t >= 100 ? 0 : (t & 1) ? t * (1 + (t & 3)) + 7 : t - 3;
+    ASSERT_EQ(out[t], expect) << "t=" << t;
+  }
+  unsigned loads = 0, loadLanes = 0, stores = 0, storeLanes = 0, reds = 0, redLanes = 0;
+  for (const auto &e : r.events) {
+    if (e.space != model::Space::Global) continue;
+    if (e.op == model::Op::Load) ++loads, loadLanes += e.active.count();
+    if (e.op == model::Op::Store) ++stores, storeLanes += e.active.count();
+    if (e.op == model::Op::Reduce || e.op == model::Op::Atomic) ++reds, redLanes += e.active.count();
+  }
+  EXPECT_EQ(loads, 4u);
+  EXPECT_EQ(loadLanes, 100u);
+  EXPECT_EQ(stores, 4u);
+  EXPECT_EQ(storeLanes, 100u);
+  EXPECT_EQ(redLanes, 2u); // threadIdx.x == 0 of each block
+}
+
+// hist16 over in = iota, n = 1000, grid 2 × 128: bins[k] = 63 for k < 8, 62 otherwise (1000 =
+// 62·16 + 8). Each warp of the grid-stride loop (stride 256) runs ceil((1000 - b)/256) = 4
+// iterations for its base b ∈ {0, 32, ..., 224}: 8 warps × 4 = 32 shared-atomic executions with
+// 1000 lanes in all.
+TEST(SassEngine, FixtureSharedAtomicHistogram) {
+  Fixture fx;
+  ASSERT_TRUE(fx.ok);
+  launch::LaunchSpec s = specOf({2, 1, 1}, {128, 1, 1});
+  s.args = {bufArg("bins", launch::ScalarType::U32, 16, "zero"), bufArg("in", launch::ScalarType::U32, 1000, "iota"),
+            intArg(1000)};
+  RunOut r = runFixture(fx, "hist16", s);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  auto bins = values<std::uint32_t>(r.buffers[0]);
+  for (int k = 0; k < 16; ++k) EXPECT_EQ(bins[k], k < 8 ? 63u : 62u) << "bin " << k;
+  unsigned atoms = 0, lanes = 0;
+  for (const auto &e : r.events)
+    if (e.space == model::Space::Shared && e.op == model::Op::Atomic) ++atoms, lanes += e.active.count();
+  EXPECT_EQ(atoms, 32u);
+  EXPECT_EQ(lanes, 1000u);
+}
+
+// mixed: out[t] = (in[t]*1000003 - 77) / (in[(t+1)%n] | 1) + in[(t + (in[t]&15)) % n], 64-bit.
+TEST(SassEngine, FixtureSixtyFourBitDivision) {
+  Fixture fx;
+  ASSERT_TRUE(fx.ok);
+  launch::LaunchSpec s = specOf({1, 1, 1}, {96, 1, 1});
+  s.args = {bufArg("out", launch::ScalarType::I64, 96, "zero"), bufArg("in", launch::ScalarType::I32, 96, "random:7"),
+            intArg(90)};
+  RunOut r = runFixture(fx, "mixed", s);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  auto in = values<std::int32_t>(r.buffers[1]);
+  auto out = values<std::int64_t>(r.buffers[0]);
+  const int n = 90;
+  for (int t = 0; t < n; ++t) {
+    long long a = (long long)in[t] * 1000003LL - 77;
+    long long expect = a / (in[(t + 1) % n] | 1) + in[(t + (in[t] & 15)) % n];
+    ASSERT_EQ(out[t], expect) << "t=" << t << " in[t]=" << in[t] << " divisor=" << (in[(t + 1) % n] | 1)
+                              << " loc=" << in[(t + (in[t] & 15)) % n];
+  }
+}
