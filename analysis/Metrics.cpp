@@ -21,7 +21,9 @@ std::string opSuffix(const std::string &op) {
 //   atom, red), as the CUPTI SASS metric does.
 // - local: filed under the _mem_local_ names (hardware keeps them apart from global); not added
 //   to smsp__sass_sectors_mem_global.
-// - shared: bank conflicts = wavefronts − ideal wavefronts (HARDWARE.md). The hardware counter
+// - shared: two truths. smsp__sass_*wavefronts* sum the records' wavefronts (the source view);
+//   l1tex__data_* sum wavefrontsHw (the hardware rule) and bank conflicts = wavefrontsHw −
+//   conflict-free wavefronts (SharedModel.h). The hardware counter
 //   l1tex__data_bank_conflicts_* also counts arbitration with other L1 traffic; a prediction
 //   cannot, so it is the conflict-free lower bound of that counter.
 // - atomics/reductions: their own _op_atom / _op_red names, emitted only when such records exist.
@@ -57,12 +59,15 @@ std::map<std::string, double> totalsFromInstructions(
         m["smsp__sass_sectors_mem_global_ideal.sum"] += r.sectorsIdeal;
       }
     } else if (r.space == "shared") {
-      m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + o + ".sum"] += r.wavefronts;
+      // Two truths (arch/CALIBRATION.md): the l1tex__ hardware counters follow the hardware
+      // rule (wavefrontsHw), the smsp__sass_ source-view metrics the record's wavefronts.
+      const std::uint64_t hw = launch::hardwareWavefronts(r);
+      m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + o + ".sum"] += hw;
       // The hardware counter's baseline is the conflict-free wavefronts (SharedModel.h); it
       // differs from the SASS ideal for packed 64/128-bit loads with conflicts (sm_90 measured).
       const std::uint64_t base =
           r.wavefrontsConflictFree ? r.wavefrontsConflictFree : r.wavefrontsIdeal;
-      const double conflicts = r.wavefronts > base ? static_cast<double>(r.wavefronts - base) : 0.0;
+      const double conflicts = hw > base ? static_cast<double>(hw - base) : 0.0;
       m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + o + ".sum"] += conflicts;
       m["smsp__sass_inst_executed_op_shared_" + o + ".sum"] += exec;
       m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;

@@ -126,6 +126,7 @@ launch::InstructionRecord record(const model::SiteInfo &site, const model::Instr
     r.wavefronts = st->wavefronts;
     r.wavefrontsIdeal = st->wavefrontsIdeal;
     r.wavefrontsConflictFree = st->wavefrontsConflictFree;
+    r.wavefrontsHw = st->wavefrontsHw; // hardware counter's rule (SharedModel.h: two truths)
     r.conflictWaysMax = st->conflictWaysMax;
   }
   return r;

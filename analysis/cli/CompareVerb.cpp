@@ -7,10 +7,13 @@
 #include "analysis/compare/Compare.h"
 #include "analysis/compare/CompareViews.h"
 #include "analysis/compare/NcuCsv.h"
+#include "analysis/views/ReportBuilder.h"
 
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <ostream>
 #include <sstream>
 
@@ -91,10 +94,19 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
        "(executed, sectors, ...) or a prefix ending in '*'; repeatable; longest match wins")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown")
       ("only", po::value<std::string>(), "compare only the launch with this name")
+      ("time-share", po::value<double>(),
+       "fail unless at least this share (0..1) of the launches' gpu__time_duration.sum is within "
+       "15% (durations are otherwise informational per launch)")
       ("claims", po::value<std::string>(),
        "with --format markdown: add a 'seed claims vs measured' table from this JSON "
        "({\"launch name\": \"claim\"})")
-      ("output,o", po::value<std::string>(), "write the report to FILE instead of stdout");
+      ("output,o", po::value<std::string>(), "write the report to FILE instead of stdout")
+      ("expect-mismatches", po::value<std::string>(),
+       "FILE lists the launches known to mismatch (one name per line, '#' comments): exit 0 "
+       "only when exactly those launches mismatch")
+      ("html", po::value<std::string>(),
+       "also write the HTML report (predicted vs measured per instruction, the kernels' source "
+       "with per-line heat) to FILE");
   po::options_description hidden;
   hidden.add_options()("files", po::value<std::vector<std::string>>());
   po::options_description all;
@@ -199,6 +211,32 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
     }
   } else {
     out << text;
+  }
+  if (vm.count("expect-mismatches")) {
+    // Known, documented exceptions: the run passes only when exactly these launches mismatch,
+    // so a regression and an unexpected fix both show.
+    const std::string path = vm["expect-mismatches"].as<std::string>();
+    std::ifstream f(path);
+    if (!f) {
+      err << "warplens compare: --expect-mismatches " << path << ": cannot open\n";
+      return 2;
+    }
+    std::set<std::string> expected, actual;
+    for (std::string line; std::getline(f, line);) {
+      line = line.substr(0, line.find('#'));
+      const auto b = line.find_first_not_of(" \t\r"), e = line.find_last_not_of(" \t\r");
+      if (b != std::string::npos) expected.insert(line.substr(b, e - b + 1));
+    }
+    for (const auto &l : report.launches)
+      if (!l.ok) actual.insert(l.name);
+    bool same = true;
+    for (const auto &n : actual)
+      if (!expected.count(n)) same = false, err << "warplens compare: unexpected mismatch: " << n << "\n";
+    for (const auto &n : expected)
+      if (!actual.count(n)) same = false, err << "warplens compare: expected mismatch now matches: " << n << "\n";
+    err << "warplens compare: " << actual.size() << " launches mismatch, " << expected.size()
+        << " expected (" << path << ")" << (same ? ": as expected" : "") << "\n";
+    return same ? 0 : 1;
   }
   return report.ok() ? 0 : 1;
 }

@@ -189,6 +189,8 @@ std::vector<std::string> idealText(const model::WorstEvent &worst, const Pattern
     out.push_back("ideal: " + bytes + " → " + std::to_string(w.wavefrontsIdeal) + " wavefront" +
                   (w.wavefrontsIdeal == 1 ? "" : "s") + " of " + std::to_string(row) +
                   " bytes; this warp needs " + std::to_string(w.wavefronts) + ".");
+    if (w.diagram.cost.wavefrontsHw) // which rule produced the counts (both truths)
+      out.push_back("rule: " + model::describeRule(w.diagram, elem, r.options.op) + ".");
     if (w.wavefronts <= w.wavefrontsIdeal) {
       out.push_back("this warp is already ideal: no bank serves two different words in one pass.");
     } else {

@@ -70,6 +70,9 @@ std::string renderExplainText(const ExplainReport &ex) {
   if (cost <= ideal) {
     os << " — already ideal, nothing to fix.\n";
     if (shared && !r.warps.empty()) os << "\n" << renderBankDiagram(r, r.warps.front());
+    if (shared && !r.warps.empty() && r.warps.front().diagram.cost.wavefrontsHw)
+      os << "rule: " << model::describeRule(r.warps.front().diagram, r.options.elem, r.options.op)
+         << "\n"; // which rule produced the counts (both truths)
     return os.str();
   }
   if (shared)
@@ -95,6 +98,9 @@ std::string renderExplainText(const ExplainReport &ex) {
     }
     os << "  (bank = (byte address / " << r.bankWidthBytes << ") % " << r.banks
        << "; a word read by several lanes is broadcast and costs nothing extra)\n";
+    if (!r.warps.empty() && r.warps.front().diagram.cost.wavefrontsHw) // which rule, both truths
+      os << "  rule: " << model::describeRule(r.warps.front().diagram, r.options.elem, r.options.op)
+         << "\n";
   } else {
     os << "\n";
     globalWhy(r, os);

@@ -99,6 +99,8 @@ std::string counts(const PatternReport &r, const WarpRecord &w) {
          << " extra wavefront" << (w.wavefronts - w.wavefrontsIdeal == 1 ? "" : "s");
     else
       os << ": no bank conflict";
+    if (!w.diagram.hits.empty() || w.diagram.cost.wavefrontsHw)
+      os << "\n  rule: " << model::describeRule(w.diagram, r.options.elem, r.options.op);
   } else {
     os << "requests " << w.requests << ", sectors " << w.sectors << " (ideal " << w.sectorsIdeal
        << "), lines " << w.lines << ", efficiency = ideal/actual = " << w.sectorsIdeal << "/"

@@ -46,6 +46,11 @@ void addSharedRuleFields(std::vector<FieldRule> &out, const std::string &prefix,
   out.push_back({prefix + ".mergeAcrossPhases", Kind::Bool, 0, 0, false, base});
   out.push_back({prefix + ".packedLanesPerPhase", Kind::UInt, 0, 32, false, false});
   out.push_back({prefix + ".packLaneXors", Kind::UIntList, 1, 31, false, false});
+  out.push_back({prefix + ".sourceView.packPerPhase", Kind::Bool, 0, 0, false, false});
+  out.push_back({prefix + ".sourceView.packOnlyConflictFree", Kind::Bool, 0, 0, false, false});
+  out.push_back({prefix + ".sourceView.warpMergeMaxLanes", Kind::UInt, 0, 32, false, false});
+  out.push_back({prefix + ".sourceView.warpMergeLaneXor", Kind::UInt, 0, 31, false, false});
+  out.push_back({prefix + ".sourceView.source", Kind::Str, 0, 0, false, false});
 }
 
 const std::vector<FieldRule> &fields() {
@@ -217,6 +222,13 @@ Status readSharedRule(const std::string &file, const std::string &key, const jso
   if (r.contains("packedLanesPerPhase"))
     rule.packedLanesPerPhase = r["packedLanesPerPhase"].get<unsigned>();
   if (r.contains("packLaneXors")) rule.packLaneXors = r["packLaneXors"].get<std::vector<unsigned>>();
+  if (r.contains("sourceView")) {
+    const json &sv = r["sourceView"];
+    rule.svPackPerPhase = sv.value("packPerPhase", rule.svPackPerPhase);
+    rule.svPackOnlyConflictFree = sv.value("packOnlyConflictFree", rule.svPackOnlyConflictFree);
+    rule.svWarpMergeMaxLanes = sv.value("warpMergeMaxLanes", rule.svWarpMergeMaxLanes);
+    rule.svWarpMergeLaneXor = sv.value("warpMergeLaneXor", rule.svWarpMergeLaneXor);
+  }
   if (rule.packedLanesPerPhase != 0 && rule.packedLanesPerPhase < rule.lanesPerPhase)
     return Error::at(file, "key '" + key + ".packedLanesPerPhase': " +
                                std::to_string(rule.packedLanesPerPhase) +

@@ -31,6 +31,23 @@ struct SharedWidthRule {
   SharedOp op = SharedOp::Any;
   unsigned packedLanesPerPhase = 0;
   std::vector<unsigned> packLaneXors; ///< lane XOR distances (1..31) that allow packing
+  /// The source-view rule ("sourceView" object; Nsight Compute's per-instruction SASS metric
+  /// smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared), where it differs from the hardware
+  /// counter's rule above (SharedModel.h, arch/CALIBRATION.md):
+  /// - svPackPerPhase: the pack condition is tested within each packed phase, not warp-wide;
+  /// - svPackOnlyConflictFree: a packed phase counts one wavefront only when its lanes have no
+  ///   bank conflict; otherwise its plain phases count;
+  /// - svWarpMergeMaxLanes (0 = off): a warp with at most this many active lanes, no bank
+  ///   conflict and lane n reading lane n^svWarpMergeLaneXor's address (where both are active)
+  ///   is one wavefront.
+  bool svPackPerPhase = false;
+  bool svPackOnlyConflictFree = false;
+  unsigned svWarpMergeMaxLanes = 0;
+  unsigned svWarpMergeLaneXor = 0;
+  /// Any of the above set: the two truths may differ for this (width, op).
+  bool hasSourceViewRule() const {
+    return svPackPerPhase || svPackOnlyConflictFree || svWarpMergeMaxLanes != 0;
+  }
 };
 
 struct ArchSpec {

@@ -142,6 +142,7 @@ Expected<InstructionRecord> instructionFromJson(const json &j, const std::string
   r.wavefrontsConflictFree = r.wavefrontsIdeal;
   if (j.contains("wavefronts_conflict_free"))
     WL_CHECK(readUnsigned(j, "wavefronts_conflict_free", where, r.wavefrontsConflictFree));
+  if (j.contains("wavefronts_hw")) WL_CHECK(readUnsigned(j, "wavefronts_hw", where, r.wavefrontsHw));
   WL_CHECK(readUnsigned(j, "conflict_ways_max", where, r.conflictWaysMax));
   if (auto it = j.find("copy_group"); it != j.end() && !it->is_null()) {
     std::uint32_t group = 0;
@@ -177,6 +178,11 @@ json toJson(const InstructionRecord &r) {
   j["wavefronts_ideal"] = r.wavefrontsIdeal;
   if (r.wavefrontsConflictFree && r.wavefrontsConflictFree != r.wavefrontsIdeal)
     j["wavefronts_conflict_free"] = r.wavefrontsConflictFree;
+  if (r.wavefrontsHw && r.wavefrontsHw != r.wavefronts) {
+    j["wavefronts_hw"] = r.wavefrontsHw;
+    const std::uint64_t base = r.wavefrontsConflictFree ? r.wavefrontsConflictFree : r.wavefrontsIdeal;
+    j["bank_conflicts_hw"] = r.wavefrontsHw > base ? r.wavefrontsHw - base : 0;
+  }
   j["conflict_ways_max"] = r.conflictWaysMax;
   if (r.copyGroup) j["copy_group"] = *r.copyGroup;
   return j;

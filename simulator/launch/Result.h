@@ -37,6 +37,11 @@ struct InstructionRecord {
   /// l1tex__data_bank_conflicts counts wavefronts − this. 0 = unknown (use wavefrontsIdeal).
   /// JSON "wavefronts_conflict_free", written only where it differs from wavefronts_ideal.
   std::uint64_t wavefrontsConflictFree = 0;
+  /// The L1 hardware counter's wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*)
+  /// where its rule differs from the source view's (`wavefronts`, the SASS metric); 0 = the same
+  /// as `wavefronts`. JSON "wavefronts_hw" and "bank_conflicts_hw" (= wavefronts_hw −
+  /// wavefronts_conflict_free), written only where they differ (arch/CALIBRATION.md).
+  std::uint64_t wavefrontsHw = 0;
   std::uint32_t conflictWaysMax = 0;
   /// Shared by every SASS instruction that ptxas made as a copy of the same PTX access(es)
   /// (unrolled loops: main body + remainder tails). Per-copy counts of a prediction are then
@@ -66,6 +71,10 @@ struct LaunchResult {
   nlohmann::json time;
 };
 
+/// The hardware counter's wavefronts of a record (wavefrontsHw, else wavefronts).
+inline std::uint64_t hardwareWavefronts(const InstructionRecord &r) {
+  return r.wavefrontsHw ? r.wavefrontsHw : r.wavefronts;
+}
 nlohmann::json toJson(const InstructionRecord &r);
 nlohmann::json toJson(const LaunchResult &r);
 nlohmann::json toJson(const std::vector<LaunchResult> &results); ///< {"launches": [...]}

@@ -22,6 +22,7 @@ void InstructionStats::merge(const InstructionStats &o) {
   wavefronts += o.wavefronts;
   wavefrontsIdeal += o.wavefrontsIdeal;
   wavefrontsConflictFree += o.wavefrontsConflictFree;
+  wavefrontsHw += o.wavefrontsHw;
   conflictWaysMax = std::max(conflictWaysMax, o.conflictWaysMax);
 }
 
@@ -74,6 +75,7 @@ void StatsCollector::onAccess(const AccessEvent &e) {
     s.wavefronts += c.wavefronts;
     s.wavefrontsIdeal += c.wavefrontsIdeal;
     s.wavefrontsConflictFree += c.wavefrontsConflictFree;
+    s.wavefrontsHw += c.wavefrontsHw;
     s.conflictWaysMax = std::max(s.conflictWaysMax, c.conflictWays);
     s.bytes += std::uint64_t(e.active.count()) * e.widthBytes;
     break;

@@ -26,6 +26,7 @@ struct InstructionStats {
   std::uint64_t wavefronts = 0;
   std::uint64_t wavefrontsIdeal = 0;
   std::uint64_t wavefrontsConflictFree = 0; ///< sum of SharedCost::wavefrontsConflictFree
+  std::uint64_t wavefrontsHw = 0; ///< sum of SharedCost::wavefrontsHw (hardware counter)
   std::uint32_t conflictWaysMax = 0;
 
   void merge(const InstructionStats &other);

@@ -68,6 +68,11 @@ SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
       OpRule &rule = rules_[o][i];
       setLayout(rule.plain, r.lanesPerPhase, r.mergeAcrossPhases);
       rule.packXors = 0;
+      rule.sv = r.hasSourceViewRule() && !r.mergeAcrossPhases;
+      rule.svPackPerPhase = r.svPackPerPhase;
+      rule.svPackOnlyConflictFree = r.svPackOnlyConflictFree;
+      rule.svWarpMergeMaxLanes = r.svWarpMergeMaxLanes;
+      rule.svWarpMergeLaneXor = r.svWarpMergeLaneXor;
       if (r.packedLanesPerPhase == 0) continue;
       setLayout(rule.packed, r.packedLanesPerPhase, r.mergeAcrossPhases);
       for (unsigned x : r.packLaneXors)
@@ -120,8 +125,10 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
       const std::uint32_t bytes = std::uint32_t(std::popcount(mask)) * width;
       const std::uint32_t ideal = std::max(1u, (bytes + bytesPerWavefront_ - 1) >> rowShift_);
       SharedCost c;
-      c.wavefronts = wavefronts;
-      c.wavefrontsIdeal = std::min(ideal, wavefronts);
+      c.wavefrontsHw = wavefronts;
+      c.wavefronts = o.sv ? sourceViewWavefronts(event, width, o, packed, wavefronts, c.svRule)
+                          : wavefronts;
+      c.wavefrontsIdeal = std::min(ideal, c.wavefronts);
       c.conflictWays = std::uint32_t((v >> 16) & 0xffff);
       c.wavefrontsConflictFree = phasesWithLanes(mask, packed ? o.packed : o.plain);
       c.packed = packed;
@@ -133,6 +140,8 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
   SharedCost c = costWith(event, width, r);
   c.packed = packed;
   c.wavefrontsConflictFree = phasesWithLanes(mask, r);
+  c.wavefrontsHw = c.wavefronts;
+  if (o.sv) c.wavefronts = sourceViewWavefronts(event, width, o, packed, c.wavefronts, c.svRule);
   if (idealDuplicates_) {
     std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
     c.wavefrontsIdeal = std::max<std::uint32_t>(
@@ -140,6 +149,129 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
   }
   c.wavefrontsIdeal = std::min(c.wavefrontsIdeal, c.wavefronts);
   return c;
+}
+
+const char *toString(SourceViewRule r) {
+  switch (r) {
+  case SourceViewRule::SameAsHardware: return "";
+  case SourceViewRule::PackedConflict:
+    return "a packed phase with a bank conflict counts as its plain phases (source view); the "
+           "hardware counter keeps it packed";
+  case SourceViewRule::PhasePacked:
+    return "a packed phase whose own lanes meet the pair condition is one wavefront (source "
+           "view); the hardware counter needs the condition warp-wide";
+  case SourceViewRule::WarpMerged:
+    return "a conflict-free warp with few active lanes is one wavefront (source view)";
+  }
+  return "";
+}
+
+std::string describeRule(const BankDiagram &d, unsigned widthBytes, Op op) {
+  auto group = [](unsigned lanes) -> std::string {
+    if (lanes >= 32) return "the whole warp";
+    if (lanes == 16) return "one half-warp (16 lanes)";
+    if (lanes == 8) return "one quarter-warp (8 lanes)";
+    return "one group of " + std::to_string(lanes) + " lanes";
+  };
+  std::string s = std::to_string(widthBytes) + "-byte " +
+                  std::string(op == Op::Store ? "store" : op == Op::Load ? "load" : "access") +
+                  ": " + (d.mergeAcrossPhases ? std::string("the whole warp") : group(d.lanesPerPhase)) +
+                  " per phase";
+  if (d.packed)
+    s += " (packed: every active lane reads the address of its active lane^1 or lane^2 partner, "
+         "so pairs share one return slot)";
+  if (d.wavefrontsPerPhase.size() > 1) {
+    s += "; wavefronts per phase ";
+    for (std::size_t i = 0; i < d.wavefrontsPerPhase.size(); ++i)
+      s += (i ? "+" : "") + std::to_string(d.wavefrontsPerPhase[i]);
+  }
+  const SharedCost &c = d.cost;
+  const std::uint32_t conflicts =
+      c.wavefrontsHw > c.wavefrontsConflictFree ? c.wavefrontsHw - c.wavefrontsConflictFree : 0;
+  s += "; hardware counter: " + std::to_string(c.wavefrontsHw) + " wavefront" +
+       (c.wavefrontsHw == 1 ? "" : "s") + ", " + std::to_string(conflicts) + " bank conflict" +
+       (conflicts == 1 ? "" : "s");
+  if (c.wavefronts != c.wavefrontsHw)
+    s += "; source view (SASS metric): " + std::to_string(c.wavefronts) + " wavefront" +
+         (c.wavefronts == 1 ? "" : "s") + ", ideal " + std::to_string(c.wavefrontsIdeal) + ": " +
+         toString(c.svRule);
+  else
+    s += "; source view the same (ideal " + std::to_string(c.wavefrontsIdeal) + ")";
+  return s;
+}
+
+bool SharedModel::pairsAgree(const AccessEvent &event, std::uint32_t lanes, unsigned x) {
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned n = unsigned(std::countr_zero(m)), p = n ^ x;
+    if (p < 32 && ((lanes >> p) & 1u) && event.addr[n].value != event.addr[p].value) return false;
+  }
+  return true;
+}
+
+unsigned SharedModel::phaseCost(const AccessEvent &event, std::uint32_t lanes,
+                                unsigned width) const {
+  // At most 32 lanes x 5 words (16 bytes, misaligned): sort, drop repeats, count per bank.
+  std::uint64_t words[32 * 5];
+  unsigned n = 0;
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const std::uint64_t a = event.addr[std::countr_zero(m)].value;
+    const std::uint64_t first = a >> wordShift_, last = (a + width - 1) >> wordShift_;
+    for (std::uint64_t w = first; w <= last && n < 32 * 5; ++w) words[n++] = w;
+  }
+  std::sort(words, words + n);
+  std::uint8_t perBank[64] = {};
+  unsigned best = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    if (i && words[i] == words[i - 1]) continue;
+    best = std::max<unsigned>(best, ++perBank[unsigned(words[i]) & bankMask_]);
+  }
+  return best;
+}
+
+std::uint32_t SharedModel::sourceViewWavefronts(const AccessEvent &event, unsigned width,
+                                                const OpRule &o, bool hwPacked,
+                                                std::uint32_t hwWavefronts,
+                                                SourceViewRule &rule) const {
+  const std::uint32_t mask = event.active.bits;
+  rule = SourceViewRule::SameAsHardware;
+  if (o.svWarpMergeMaxLanes && unsigned(std::popcount(mask)) <= o.svWarpMergeMaxLanes &&
+      (o.svWarpMergeLaneXor == 0 || pairsAgree(event, mask, o.svWarpMergeLaneXor)) &&
+      phaseCost(event, mask, width) <= 1) {
+    if (hwWavefronts != 1) rule = SourceViewRule::WarpMerged;
+    return 1;
+  }
+  if (o.packXors == 0) return hwWavefronts;
+  // Fast path: the hardware packed the warp and no packed phase has a conflict: the source view
+  // agrees (the warp-wide pair condition implies each phase's).
+  if (hwPacked && hwWavefronts == phasesWithLanes(mask, o.packed)) return hwWavefronts;
+  std::uint32_t total = 0;
+  bool packedConflict = false, phasePacked = false;
+  for (unsigned p = 0; p < o.packed.numPhases; ++p) {
+    const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p];
+    if (!lanes) continue;
+    bool pairs = hwPacked;
+    if (o.svPackPerPhase) {
+      pairs = false;
+      for (std::uint32_t xs = o.packXors; xs && !pairs; xs &= xs - 1)
+        pairs = pairsAgree(event, lanes, unsigned(std::countr_zero(xs)));
+    }
+    if (pairs) {
+      const unsigned c = phaseCost(event, lanes, width);
+      if (!o.svPackOnlyConflictFree || c <= 1) {
+        total += c;
+        phasePacked = phasePacked || !hwPacked;
+        continue;
+      }
+      packedConflict = true;
+    }
+    for (unsigned q = 0; q < o.plain.numPhases; ++q)
+      if (const std::uint32_t sub = lanes & o.plain.lanesOfPhase[q])
+        total += phaseCost(event, sub, width);
+  }
+  if (total != hwWavefronts)
+    rule = packedConflict ? SourceViewRule::PackedConflict : SourceViewRule::PhasePacked;
+  (void)phasePacked;
+  return total;
 }
 
 SharedCost SharedModel::costWith(const AccessEvent &event, unsigned width,

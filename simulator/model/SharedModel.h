@@ -21,20 +21,39 @@
 #include "arch/ArchSpec.h"
 #include "model/AccessEvent.h"
 
+#include <string>
 #include <vector>
 
 namespace warplens::model {
 
+/// Which rule produced a source-view count where it differs from the hardware counter's.
+enum class SourceViewRule : std::uint8_t {
+  SameAsHardware,  ///< both truths use the same phases
+  PackedConflict,  ///< a packed phase had a bank conflict: its plain phases were counted
+  PhasePacked,     ///< a packed phase met the pack condition on its own lanes (not warp-wide)
+  WarpMerged,      ///< the whole warp was one wavefront (few lanes, one address pattern)
+};
+
+/// Two truths (arch/CALIBRATION.md): `wavefronts`/`wavefrontsIdeal` are the source-view SASS
+/// metric (smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared[_ideal]); `wavefrontsHw` and
+/// wavefrontsHw − wavefrontsConflictFree are the L1 hardware counters
+/// (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*, l1tex__data_bank_conflicts_*).
 struct SharedCost {
-  std::uint32_t wavefronts = 0;
-  std::uint32_t wavefrontsIdeal = 0;
+  std::uint32_t wavefronts = 0;      ///< source view
+  std::uint32_t wavefrontsIdeal = 0; ///< source view
+  std::uint32_t wavefrontsHw = 0;    ///< hardware counter (equal to wavefronts unless svRule says)
   std::uint32_t conflictWays = 0; ///< max distinct words any one bank must serve (1 = no conflict)
   /// Phases with an active lane: the wavefronts without any bank conflict. The hardware counter
   /// l1tex__data_bank_conflicts_* counts wavefronts − this (measured on sm_90; it differs from
   /// wavefronts − wavefrontsIdeal when a packed load has conflicts).
   std::uint32_t wavefrontsConflictFree = 0;
-  bool packed = false; ///< the packed phase layout was used
+  bool packed = false; ///< the packed phase layout was used (hardware rule)
+  SourceViewRule svRule = SourceViewRule::SameAsHardware;
 };
+
+/// One line naming the rule behind a source-view count ("" when both truths agree), e.g.
+/// "16-byte load: packed half-warp 1 has a bank conflict, its quarter-warps count (2+1)".
+const char *toString(SourceViewRule r);
 
 /// For diagrams: which lanes hit which bank, and which word of the bank each touched.
 struct BankDiagram {
@@ -53,6 +72,12 @@ struct BankDiagram {
   std::vector<unsigned> wavefrontsPerPhase; ///< one entry per phase (one if merged)
   SharedCost cost;                   ///< the same numbers cost() returns
 };
+
+/// Which rule produced a diagram's counts, in words: the phase layout, packing, and where the
+/// two truths differ, both counts and why (e.g. "16-byte load: one quarter-warp (8 lanes) per
+/// phase; ... hardware counter: 2 wavefronts, 0 bank conflicts; source view (SASS metric): 1
+/// wavefront: a conflict-free warp ...").
+std::string describeRule(const BankDiagram &d, unsigned widthBytes, Op op);
 
 class SharedModel {
 public:
@@ -80,7 +105,21 @@ private:
     WidthRule plain;
     WidthRule packed;
     std::uint32_t packXors = 0; ///< bit x set: partner n^x may share the address (0: never packed)
+    // Source-view rule (arch::SharedWidthRule::sv*); sv false: both truths agree.
+    bool sv = false;
+    bool svPackPerPhase = false;
+    bool svPackOnlyConflictFree = false;
+    unsigned svWarpMergeMaxLanes = 0;
+    unsigned svWarpMergeLaneXor = 0;
   };
+  /// The source-view wavefronts for `o` given the hardware count (see SharedCost).
+  std::uint32_t sourceViewWavefronts(const AccessEvent &event, unsigned width, const OpRule &o,
+                                     bool hwPacked, std::uint32_t hwWavefronts,
+                                     SourceViewRule &rule) const;
+  /// Most distinct words any one bank serves for `lanes` (0 for none).
+  unsigned phaseCost(const AccessEvent &event, std::uint32_t lanes, unsigned width) const;
+  /// Where lane n and n^x are both in `lanes` (active), they have the same address.
+  static bool pairsAgree(const AccessEvent &event, std::uint32_t lanes, unsigned x);
   static constexpr unsigned kRows = 2048;
   static void setLayout(WidthRule &w, unsigned lanesPerPhase, bool merge);
   /// The layout cost() and diagram() use for this event.
