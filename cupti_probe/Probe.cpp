@@ -15,6 +15,7 @@
 #include "cupti_probe/SassRecords.h"
 
 #include <chrono>
+#include <fstream>
 #include <ostream>
 
 namespace warplens::probe {
@@ -279,6 +280,13 @@ private:
     WL_CHECK(run.launch());
     auto outputs = run.download();
     if (!outputs) return outputs.error();
+    if (!opt_.saveOutputsDir.empty())
+      for (const launch::HostBuffer &b : outputs.value()) {
+        const std::string path = opt_.saveOutputsDir + "/" + spec.name + "." + b.name + ".bin";
+        std::ofstream f(path, std::ios::binary);
+        if (!f.write(reinterpret_cast<const char *>(b.bytes.data()), static_cast<std::streamsize>(b.bytes.size())))
+          return Error{"cannot write " + path};
+      }
     auto check = launch::runCheck(spec, run.inputs(), outputs.value());
     if (!check) {
       r.notes.push_back("check could not run: " + check.error().message);

@@ -30,6 +30,9 @@ struct ProbeOptions {
   std::vector<std::string> rangeMetrics; ///< empty: defaultRangeMetrics()
   std::vector<std::string> sassMetricNames; ///< empty: defaultSassMetrics()
   std::string cacheDir;         ///< compile cache (empty: toolchain default)
+  /// When set: after the plain launch, every buffer's bytes are written raw (little-endian) to
+  /// DIR/<launch>.<buffer>.bin (the GPU's outputs, for re-checking offline; kernels/diff).
+  std::string saveOutputsDir;
   std::ostream *log = nullptr;  ///< progress and warnings, one line each; null = silent
   /// Called after every launch with all results so far (lets the CLI rewrite its output file,
   /// so a run cut short by a time limit keeps what it measured).

@@ -77,6 +77,8 @@ int probeMain(const Args &args, std::ostream &out, std::ostream &err) {
       "comma-separated Range Profiler metrics instead of the default set (fewer passes)")(
       "device", po::value(&device), "CUDA device ordinal (default 0)")(
       "cache-dir", po::value<std::string>(), "compile cache folder")(
+      "save-outputs", po::value<std::string>(),
+      "write every buffer after the plain launch to DIR/<launch>.<buffer>.bin (raw bytes)")(
       "list-sass-metrics", "print the SASS metrics the GPU offers and exit")(
       "quiet,q", "no progress lines on stderr");
   po::options_description hidden;
@@ -152,6 +154,7 @@ int probeMain(const Args &args, std::ostream &out, std::ostream &err) {
     b = e + 1;
   }
   if (vm.count("cache-dir")) opt.cacheDir = vm["cache-dir"].as<std::string>();
+  if (vm.count("save-outputs")) opt.saveOutputsDir = vm["save-outputs"].as<std::string>();
   opt.log = vm.count("quiet") ? nullptr : &err;
 
   if (!output.empty() && output != "-") {

@@ -4,6 +4,7 @@
 #include "analysis/compare/NcuCsv.h"
 
 #include "analysis/Metrics.h"
+#include "launch/JsonText.h"
 
 #include <algorithm>
 #include <cctype>
@@ -36,6 +37,18 @@ std::string norm(const std::string &s) {
 }
 
 bool has(const std::string &s, const char *part) { return s.find(part) != std::string::npos; }
+
+/// Cells bound the memory parseCsv takes (an empty cell still costs a std::string), so the cell
+/// count, not the file size, is limited: 16 Mi cells is ~30x the largest ncu page seen.
+constexpr std::size_t kMaxCsvCells = 1u << 24;
+
+Status checkCsvSize(const std::string &text, const std::string &file) {
+  std::size_t cells = 0;
+  for (char c : text) cells += c == ',' || c == '\n';
+  if (cells > kMaxCsvCells)
+    return Error{file + ": more than " + std::to_string(kMaxCsvCells) + " CSV cells"};
+  return {};
+}
 
 int findColumn(const std::vector<std::string> &header, const std::string &name) {
   for (std::size_t i = 0; i < header.size(); ++i)
@@ -223,6 +236,7 @@ std::optional<double> parseCsvNumber(const std::string &c) {
 
 Expected<std::vector<launch::LaunchResult>> parseNcuRawCsv(const std::string &text,
                                                            const std::string &file) {
+  WL_CHECK(checkCsvSize(text, file));
   const auto rows = parseCsv(text);
   std::size_t h = 0;
   while (h < rows.size() && findColumn(rows[h], "Kernel Name") < 0) ++h;
@@ -286,7 +300,9 @@ Expected<std::vector<launch::LaunchResult>> parseNcuRawCsv(const std::string &te
 }
 
 Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::string &file) {
+  WL_CHECK(checkCsvSize(text, file));
   const auto rows = parseCsv(text);
+  std::set<std::string> seenPages; // JSON of each kept launch: duplicates found in O(log n)
   MeasuredInput in;
   in.format = "ncu-source-csv";
   std::string pendingKernel;
@@ -312,13 +328,7 @@ Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::st
     }
     inBlock = false;
     // ncu may print a kernel's page twice; keep one copy.
-    for (std::size_t i = 0; i + 1 < in.launches.size(); ++i) {
-      const auto &prev = in.launches[i];
-      if (prev.kernel == L.kernel && launch::toJson(prev) == launch::toJson(L)) {
-        in.launches.pop_back();
-        break;
-      }
-    }
+    if (!seenPages.insert(launch::toJson(L).dump()).second) in.launches.pop_back();
   };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto &r = rows[i];
@@ -367,7 +377,8 @@ Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::st
     if (!classifySass(cell(r, cols.source), rec)) continue;
     rec.sassPc = addr;
     auto num = [&](int col, std::uint64_t &dst) {
-      if (auto v = parseCsvNumber(cell(r, col)); v && *v >= 0) dst = std::uint64_t(*v);
+      // below 2^64: larger (or inf) would not convert; a count that large is not a count
+      if (auto v = parseCsvNumber(cell(r, col)); v && *v >= 0 && *v < 0x1p64) dst = std::uint64_t(*v);
     };
     num(cols.executed, rec.executed);
     num(cols.threads, rec.threads);
@@ -392,17 +403,15 @@ Expected<MeasuredInput> loadMeasured(const std::string &path) {
   if (!f) return Error{path + ": cannot open"};
   std::stringstream ss;
   ss << f.rdbuf();
-  const std::string text = ss.str();
+  return parseMeasured(ss.str(), path);
+}
+
+Expected<MeasuredInput> parseMeasured(const std::string &text, const std::string &path) {
   std::size_t k = text.find_first_not_of(" \t\r\n");
   if (k == std::string::npos) return Error{path + ": empty file"};
   if (text.compare(k, 3, "\xEF\xBB\xBF") == 0) k = text.find_first_not_of(" \t\r\n", k + 3);
   if (k != std::string::npos && text[k] == '{') {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-      return Error{path + ": not valid JSON (" + std::string(e.what()) + ")"};
-    }
+    WL_TRY(j, launch::parseJsonText(text, path)); // bounded depth and size
     WL_TRY(launches, launch::resultsFromJson(j, path));
     MeasuredInput in;
     in.launches = std::move(launches);
@@ -410,6 +419,7 @@ Expected<MeasuredInput> loadMeasured(const std::string &path) {
     in.instructionFields = {"executed", "sectors", "sectors_ideal", "wavefronts", "wavefronts_ideal"};
     return in;
   }
+  WL_CHECK(checkCsvSize(text, path));
   for (const auto &row : parseCsv(text)) {
     if (findColumn(row, "Address") >= 0 && findColumn(row, "Source") >= 0)
       return parseNcuSourceCsv(text, path);

@@ -45,5 +45,7 @@ Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::st
 
 /// Reads PREDICTED or MEASURED: JSON if the first non-blank character is '{', else ncu CSV.
 Expected<MeasuredInput> loadMeasured(const std::string &path);
+/// The same for text already read from `path`.
+Expected<MeasuredInput> parseMeasured(const std::string &text, const std::string &path);
 
 } // namespace warplens::analysis

@@ -12,6 +12,9 @@ namespace warplens::analysis {
 namespace {
 
 constexpr std::size_t kMaxStack = 256;
+constexpr unsigned kMaxDepth = 64;            ///< nesting of parentheses, calls and unary operators
+constexpr std::size_t kMaxNodes = 4096;       ///< tree size (a 4096-term sum is far past any index)
+constexpr std::size_t kMaxText = 16u << 10;   ///< characters
 
 struct Token {
   enum class Kind { Number, Ident, Op, End } kind = Kind::End;
@@ -72,6 +75,9 @@ public:
       : text_(text), scope_(scope), what_(what) {}
 
   Expected<Expression> run() {
+    if (text_.size() > kMaxText)
+      return Error{std::string(what_) + ": expression of " + std::to_string(text_.size()) +
+                   " characters exceeds the limit of " + std::to_string(kMaxText)};
     Expression e;
     e.text_ = std::string(text_);
     out_ = &e;
@@ -173,6 +179,21 @@ private:
   }
 
   int addNode(ExprNode n) {
+    if (out_->nodes_.size() >= kMaxNodes) {
+      Token at;
+      at.column = n.begin;
+      fail(at, "expression has more than " + std::to_string(kMaxNodes) + " terms");
+    }
+    // Tree depth bounds the recursion of emit() and of explain's walks: a left-leaning chain
+    // "a+a+...+a" is as deep as it is long.
+    std::size_t d = 1;
+    for (int c : n.children) d = std::max(d, depthOf_[std::size_t(c)] + 1);
+    if (d > kMaxStack) {
+      Token at;
+      at.column = n.begin;
+      fail(at, "expression nested deeper than " + std::to_string(kMaxStack) + " levels");
+    }
+    depthOf_.push_back(d);
     out_->nodes_.push_back(std::move(n));
     return static_cast<int>(out_->nodes_.size()) - 1;
   }
@@ -200,6 +221,16 @@ private:
 
   int parseUnary() {
     const Token &t = tok();
+    // Every recursion (parentheses, call arguments, unary chains) passes here.
+    struct Depth {
+      unsigned &d;
+      explicit Depth(unsigned &x) : d(++x) {}
+      ~Depth() { --d; }
+    } depth(recursion_);
+    if (recursion_ > kMaxDepth) {
+      fail(t, "expression nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      return -1;
+    }
     if (t.kind == Token::Kind::Op && (t.text == "-" || t.text == "!" || t.text == "~" || t.text == "+")) {
       Token op = t;
       ++pos_;
@@ -303,6 +334,8 @@ private:
   std::size_t pos_ = 0;
   Expression *out_ = nullptr;
   std::optional<Error> error_;
+  std::vector<std::size_t> depthOf_; ///< tree depth of each node
+  unsigned recursion_ = 0;
 };
 
 Expected<Expression> Expression::compile(std::string_view text, const Scope &scope,

@@ -89,6 +89,14 @@ Status checkOptions(const PatternOptions &o) {
     return Error{"--grid: every dimension must be at least 1"};
   if (o.space != model::Space::Shared && o.space != model::Space::Global)
     return Error{"--space: expected shared or global"};
+  // --all visits every warp: bound the work like a launch spec bounds a grid.
+  // (--grid parts are below 2^31 each, so the product needs 128 bits.)
+  const unsigned __int128 threads =
+      static_cast<unsigned __int128>(o.grid.x) * o.grid.y * o.grid.z * o.block.count();
+  if (o.all && threads > (1ull << 31))
+    return Error{"--grid: " + std::to_string(o.grid.x) + "," + std::to_string(o.grid.y) + "," +
+                 std::to_string(o.grid.z) + " blocks of " + std::to_string(o.block.count()) +
+                 " threads exceed 2^31 threads for --all"};
   return {};
 }
 

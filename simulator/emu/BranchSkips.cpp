@@ -21,7 +21,8 @@ model::Space eventSpace(ptx::StateSpace s) {
 
 } // namespace
 
-void findSkippedSites(Program &prog) {
+Status findSkippedSites(Program &prog) {
+  std::size_t total = 0;
   std::vector<DInstr> &code = prog.code;
   // (target, source) of every branch, sorted by target: who may enter a region's middle.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> entries;
@@ -56,9 +57,17 @@ void findSkippedSites(Program &prog) {
     for (; it != entries.end() && it->first < end && hammock; ++it)
       if (it->second < pc || it->second >= end) hammock = false;
     if (!hammock) continue;
+    // Nested if-blocks repeat their inner instructions in every enclosing branch's list, so the
+    // total grows with the square of the nesting; bound it (issue 14: no unbounded allocation).
+    total += events.size();
+    if (total > kMaxSkipEvents)
+      return Error{prog.path + ": kernel '" + prog.kernel + "': forward branches jump over more " +
+                   "than " + std::to_string(kMaxSkipEvents) +
+                   " memory instructions in total (deeply nested if-blocks)"};
     br.skip = static_cast<std::uint32_t>(prog.skips.size());
     prog.skips.push_back(std::move(events));
   }
+  return {};
 }
 
 } // namespace warplens::emu

@@ -27,6 +27,16 @@ namespace {
 
 std::uint64_t alignUp(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
+// Limits of what one launch may ask of the emulator (SPEC "Limits"); the parser bounds each
+// variable, these bound the sums and the per-block state the workers allocate.
+constexpr std::uint64_t kMaxStaticShared = 256u << 10; ///< every sm_XX has at most 228 KiB
+constexpr std::uint64_t kMaxConstBank = 64u << 10;     ///< CUDA's constant bank
+constexpr std::uint64_t kMaxLocalPerThread = 512u << 10; ///< CUDA's local-memory limit
+constexpr std::uint64_t kMaxParamArea = 1u << 20;      ///< call parameters per thread
+constexpr std::uint64_t kMaxModuleGlobals = 1ull << 30; ///< module-scope .global variables
+constexpr std::uint64_t kMaxBlockState = 512ull << 20; ///< registers + local + params + shared
+constexpr std::uint64_t kMaxCode = 1u << 24;           ///< decoded instructions
+
 unsigned alignOf(const ptx::Variable &v) {
   return v.align ? v.align : std::max(1u, ptx::typeBytes(v.type));
 }
@@ -58,13 +68,14 @@ public:
     prog_->path = mod_.path;
     prog_->kernel = kernel_.name;
     WL_CHECK(closure());
-    layout();
+    WL_CHECK(layout());
     WL_CHECK(globals());
     WL_CHECK(kernelParams());
     for (const auto *f : funcs_) WL_CHECK(decodeFunction(*f));
+    WL_CHECK(blockState());
     for (auto &in : prog_->code)
       if (in.op == Opcode::Call) in.target = funcBase_[calleeOf(*prog_->srcs[in.src].ins)];
-    findSkippedSites(*prog_);
+    WL_CHECK(findSkippedSites(*prog_));
     return std::move(prog_);
   }
 
@@ -115,7 +126,31 @@ private:
     return visit(&kernel_);
   }
 
-  void layout() {
+  Error tooLarge(const std::string &what, std::uint64_t bytes, std::uint64_t limit) const {
+    return Error{mod_.path + ": kernel '" + kernel_.name + "': " + what + " of " +
+                 std::to_string(bytes) + " bytes exceeds the limit of " + std::to_string(limit)};
+  }
+
+  /// The state each emulated block allocates (Emulator.cpp): per warp 32 lanes of register
+  /// slots, local and param bytes, plus predicates and the block's shared memory.
+  Status blockState() const {
+    if (prog_->code.size() > kMaxCode)
+      return Error{mod_.path + ": kernel '" + kernel_.name + "': more than " +
+                   std::to_string(kMaxCode) + " instructions"};
+    const std::uint64_t threads = std::uint64_t(spec_.block[0]) * spec_.block[1] * spec_.block[2];
+    const std::uint64_t warps = (threads + 31) / 32;
+    const std::uint64_t perWarp = 32 * (std::uint64_t(prog_->numSlots) * 8 + prog_->localBytes +
+                                        prog_->paramBytes) +
+                                  std::uint64_t(prog_->numPreds) * 4;
+    const std::uint64_t bytes = warps * perWarp + prog_->sharedBytes;
+    if (bytes > kMaxBlockState)
+      return tooLarge("emulator state per block of " + std::to_string(threads) +
+                          " threads (registers, local, parameters, shared)",
+                      bytes, kMaxBlockState);
+    return {};
+  }
+
+  Status layout() {
     // registers
     std::uint32_t preds = 0;
     for (const auto *f : funcs_) {
@@ -147,6 +182,7 @@ private:
       if (isModule) globalSyms_[v->name] = {StateSpace::Shared, dyn};
       else for (const auto *f : funcs_) for (const auto &l : f->locals) if (&l == v) syms_[f][v->name] = {StateSpace::Shared, dyn};
     }
+    if (sh > kMaxStaticShared) return tooLarge("static shared memory", sh, kMaxStaticShared);
     prog_->staticShared = static_cast<std::uint32_t>(sh);
     prog_->sharedBytes = static_cast<std::uint32_t>((externs.empty() ? sh : dyn) + spec_.dynamicSharedBytes);
     // local and per-lane param areas
@@ -172,8 +208,11 @@ private:
           par += std::max<std::uint64_t>(v.sizeBytes, 1);
         }
     }
+    if (loc > kMaxLocalPerThread) return tooLarge("local memory per thread", loc, kMaxLocalPerThread);
+    if (par > kMaxParamArea) return tooLarge("call parameters per thread", par, kMaxParamArea);
     prog_->localBytes = static_cast<std::uint32_t>(alignUp(loc, 16));
     prog_->paramBytes = static_cast<std::uint32_t>(alignUp(par, 16));
+    return {};
   }
 
   Status globals() {
@@ -184,7 +223,15 @@ private:
       prog_->globals.push_back({b.name, bases[i], b.bytes.size(), b.bytes.data()});
       end = bases[i] + alignUp(b.bytes.size(), 512) + 512;
     }
-    std::uint64_t cb = 0;
+    std::uint64_t cb = 0, moduleBytes = 0;
+    for (const auto &v : mod_.globals) {
+      if (v.space == StateSpace::Global) moduleBytes += v.sizeBytes;
+      else if (v.space == StateSpace::Const) cb = alignUp(cb, alignOf(v)) + v.sizeBytes;
+    }
+    if (moduleBytes > kMaxModuleGlobals)
+      return tooLarge("module .global variables", moduleBytes, kMaxModuleGlobals);
+    if (cb > kMaxConstBank) return tooLarge(".const variables", cb, kMaxConstBank);
+    cb = 0;
     for (const auto &v : mod_.globals) {
       if (v.space == StateSpace::Global) {
         std::vector<std::uint8_t> bytes(std::max<std::uint64_t>(v.sizeBytes, 1), 0);
@@ -600,7 +647,8 @@ Status Loader::decodeFunction(const ptx::Function &f) {
       break;
     }
     case Opcode::Activemask: {
-      WL_TRY(ds, dest(f, ins, ins.operands.at(0)));
+      if (ins.operands.size() != 1) return errAt(ins, "activemask needs one destination in '" + ins.text + "'");
+      WL_TRY(ds, dest(f, ins, ins.operands[0]));
       d.d[0] = ds;
       d.fn = selectControl(ins, err);
       break;

@@ -28,6 +28,9 @@ Expected<std::unique_ptr<Program>> loadProgram(const ptx::Module &module,
 /// middle — records the memory instructions of the region in Program::skips and sets the
 /// branch's DInstr::skip. A warp whose active lanes all take such a branch emits one
 /// AccessEvent{skipped = true, active = none} per recorded instruction (see CtrlHandlers.cpp).
-void findSkippedSites(Program &prog);
+/// Error when the lists would hold more than kMaxSkipEvents events in all (nested if-blocks
+/// repeat their inner instructions in every enclosing list).
+inline constexpr std::size_t kMaxSkipEvents = 1u << 18;
+Status findSkippedSites(Program &prog);
 
 } // namespace warplens::emu

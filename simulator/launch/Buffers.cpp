@@ -98,9 +98,29 @@ Status fill(HostBuffer &b, const std::string &init, const std::string &where) {
   return Error{where + ": unknown init '" + init + "'"};
 }
 
+/// MemAvailable from /proc/meminfo in bytes, or 0 where it cannot be read (no check then).
+std::uint64_t availableMemory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  std::uint64_t kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
 } // namespace
 
 Expected<std::vector<HostBuffer>> makeBuffers(const LaunchSpec &spec) {
+  // The spec parser bounds the sum (8 GiB); here it must also fit in this machine's memory,
+  // with a quarter left for the emulator and the rest of the process.
+  std::uint64_t total = 0;
+  std::map<std::string, bool> counted;
+  for (const ArgSpec &a : spec.args)
+    if (a.isBuffer && counted.emplace(a.buffer, true).second) total += a.count * sizeOf(a.type);
+  if (std::uint64_t avail = availableMemory(); avail && total > avail / 4 * 3)
+    return Error{(spec.specFile.empty() ? spec.name : spec.specFile + ": " + spec.name) +
+                 ": args: buffers need " + std::to_string(total) + " bytes but only " +
+                 std::to_string(avail) + " bytes of memory are available"};
   std::vector<HostBuffer> out;
   std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < spec.args.size(); ++i) {

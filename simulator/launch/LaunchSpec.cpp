@@ -4,6 +4,7 @@
 #include "launch/LaunchSpec.h"
 
 #include "launch/Check.h"
+#include "launch/JsonText.h"
 
 #include <filesystem>
 #include <fstream>
@@ -36,7 +37,7 @@ Error bad(const std::string &path, const std::string &what) { return Error{path 
 Expected<std::uint64_t> positiveInt(const json &v, const std::string &path, bool allowZero = false) {
   if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0))
     return bad(path, std::string("expected a ") + (allowZero ? "non-negative" : "positive") +
-                         " integer, got " + v.dump());
+                         " integer, got " + shortDump(v));
   std::uint64_t x = v.get<std::uint64_t>();
   if (!allowZero && x == 0) return bad(path, "expected a positive integer, got 0");
   return x;
@@ -44,19 +45,19 @@ Expected<std::uint64_t> positiveInt(const json &v, const std::string &path, bool
 
 Expected<Dim3> parseDim3(const json &v, const std::string &path) {
   const std::string what = "expected an array of 1 to 3 positive integers, got ";
-  if (!v.is_array() || v.empty() || v.size() > 3) return bad(path, what + v.dump());
+  if (!v.is_array() || v.empty() || v.size() > 3) return bad(path, what + shortDump(v));
   Dim3 d{1, 1, 1};
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_number_integer() || v[i].get<std::int64_t>() <= 0 ||
         v[i].get<std::int64_t>() > std::numeric_limits<std::uint32_t>::max())
-      return bad(path, what + v.dump());
+      return bad(path, what + shortDump(v));
     d[i] = v[i].get<std::uint32_t>();
   }
   return d;
 }
 
 Expected<std::string> str(const json &v, const std::string &path) {
-  if (!v.is_string()) return bad(path, "expected a string, got " + v.dump());
+  if (!v.is_string()) return bad(path, "expected a string, got " + shortDump(v));
   return v.get<std::string>();
 }
 
@@ -86,7 +87,7 @@ Expected<std::string> parseInit(const std::string &init, const std::string &spec
 }
 
 Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std::string &path) {
-  if (!a.is_object()) return bad(path, "expected an object {buffer,...} or {value,...}, got " + a.dump());
+  if (!a.is_object()) return bad(path, "expected an object {buffer,...} or {value,...}, got " + shortDump(a));
   ArgSpec arg;
   bool isBuffer = a.contains("buffer");
   if (!isBuffer && !a.contains("value"))
@@ -134,12 +135,12 @@ Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std:
   const json &v = a["value"];
   const std::string vpath = keyPath(path, "value");
   if (isFloat(type)) {
-    if (!v.is_number()) return bad(vpath, "expected a number, got " + v.dump());
+    if (!v.is_number()) return bad(vpath, "expected a number, got " + shortDump(v));
     arg.floatValue = v.get<double>();
     arg.intValue = static_cast<std::int64_t>(arg.floatValue);
     return arg;
   }
-  if (!v.is_number_integer()) return bad(vpath, "expected an integer for type " + typeName + ", got " + v.dump());
+  if (!v.is_number_integer()) return bad(vpath, "expected an integer for type " + typeName + ", got " + shortDump(v));
   unsigned bits = sizeOf(type) * 8;
   bool isSigned = type == ScalarType::I8 || type == ScalarType::I16 || type == ScalarType::I32 ||
                   type == ScalarType::I64;
@@ -147,13 +148,13 @@ Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std:
     std::uint64_t u = v.get<std::uint64_t>();
     std::uint64_t max = bits == 64 ? (isSigned ? (1ull << 63) - 1 : ~0ull)
                                    : (isSigned ? (1ull << (bits - 1)) - 1 : (1ull << bits) - 1);
-    if (u > max) return bad(vpath, v.dump() + " does not fit in " + typeName);
+    if (u > max) return bad(vpath, shortDump(v) + " does not fit in " + typeName);
     arg.intValue = static_cast<std::int64_t>(u);
   } else {
     std::int64_t s = v.get<std::int64_t>();
     std::int64_t min = !isSigned ? 0 : bits == 64 ? std::numeric_limits<std::int64_t>::min()
                                                   : -(std::int64_t(1) << (bits - 1));
-    if (s < min) return bad(vpath, v.dump() + " does not fit in " + typeName);
+    if (s < min) return bad(vpath, shortDump(v) + " does not fit in " + typeName);
     arg.intValue = s;
   }
   arg.floatValue = static_cast<double>(arg.intValue);
@@ -185,7 +186,7 @@ Expected<ScalarType> parseScalarType(const std::string &name, const std::string 
 }
 
 Expected<LaunchSpec> parseLaunch(const json &j, const std::string &specDir, const std::string &where) {
-  if (!j.is_object()) return Error::at(where, "expected a launch object, got " + j.dump().substr(0, 60));
+  if (!j.is_object()) return Error::at(where, "expected a launch object, got " + shortDump(j));
   static const std::set<std::string> keys{"name", "source", "kernel", "grid", "block",
                                           "dynamic_shared_bytes", "args", "check", "nvcc_flags",
                                           "description"};
@@ -284,14 +285,11 @@ Expected<std::vector<LaunchSpec>> loadSpecFile(const std::string &path) {
   if (!in) return Error{path + ": cannot open file"};
   std::stringstream ss;
   ss << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::parse_error &e) {
-    std::string msg = e.what();
-    auto pos = msg.find("parse error");
-    return Error{path + ": " + (pos == std::string::npos ? msg : msg.substr(pos))};
-  }
+  return parseSpecText(ss.str(), path);
+}
+
+Expected<std::vector<LaunchSpec>> parseSpecText(const std::string &text, const std::string &path) {
+  WL_TRY(j, parseJsonText(text, path));
   std::string dir = fs::absolute(fs::path(path)).parent_path().string();
   std::vector<LaunchSpec> out;
   if (j.is_object() && j.contains("launches")) {

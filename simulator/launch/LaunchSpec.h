@@ -52,6 +52,8 @@ Expected<LaunchSpec> parseLaunch(const nlohmann::json &j, const std::string &spe
                                  const std::string &where);
 /// Load a file holding either one launch or {"launches": [...]}.
 Expected<std::vector<LaunchSpec>> loadSpecFile(const std::string &path);
+/// The same for text read from `path` (relative sources resolve against its folder).
+Expected<std::vector<LaunchSpec>> parseSpecText(const std::string &text, const std::string &path);
 
 /// A buffer as host bytes, sized count * sizeof(type), filled per `init`.
 struct HostBuffer {

@@ -3,6 +3,8 @@
 /// fields, and reading with type checks whose messages name the file and the key path.
 #include "launch/Result.h"
 
+#include "launch/JsonText.h"
+
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -302,12 +304,7 @@ Expected<std::vector<LaunchResult>> loadResults(const std::string &path) {
   if (!in) return Error{path + ": cannot open"};
   std::stringstream ss;
   ss << in.rdbuf();
-  json j;
-  try {
-    j = json::parse(ss.str());
-  } catch (const json::parse_error &e) {
-    return Error{path + ": not valid JSON (" + std::string(e.what()) + ")"};
-  }
+  WL_TRY(j, parseJsonText(ss.str(), path)); // bounded depth and size (launch/JsonText.h)
   return resultsFromJson(j, path);
 }
 

@@ -7,8 +7,12 @@
 #include "ptx/Module.h"
 #include "ptx/Opcodes.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <fstream>
+#include <set>
+#include <stdexcept>
 #include <sstream>
 
 namespace warplens::ptx {
@@ -31,6 +35,27 @@ const std::map<std::string, Special> &specialNames() {
       {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
       {"%lanemask_ge", Special::LanemaskGe}, {"%globaltimer", Special::GlobalTimer}};
   return m;
+}
+
+// Input limits (SPEC "Limits"): anything above them is rejected with the line and token, so that
+// no PTX file can make the parser or the loader allocate or loop without bound.
+constexpr std::uint64_t kMaxRegisters = 1u << 17;     ///< registers of one function, all types
+constexpr std::uint64_t kMaxModuleRegisters = 1u << 20; ///< registers of all functions together
+constexpr std::uint64_t kMaxArrayElements = 1ull << 32; ///< product of a variable's dimensions
+constexpr unsigned kMaxNesting = 64;                  ///< { } in initializers and operands
+constexpr std::uint64_t kMaxAlign = 1u << 16;
+
+/// Largest variable of each state space: CUDA's own limits (64 KiB constant bank, 512 KiB local
+/// per thread, 32 KiB kernel parameters) rounded up; shared 256 KiB (the largest sm_XX has
+/// 228 KiB); global 1 GiB (module-scope __device__ arrays; launch buffers have their own limit).
+std::uint64_t maxVariableBytes(StateSpace s) {
+  switch (s) {
+  case StateSpace::Const: return 64u << 10;
+  case StateSpace::Shared: return 256u << 10;
+  case StateSpace::Local: return 512u << 10;
+  case StateSpace::Param: return 64u << 10;
+  default: return 1ull << 30;
+  }
 }
 
 /// Thrown inside the parser only; converted to an Error at the entry points.
@@ -76,6 +101,9 @@ private:
   size_t pos_ = 0;
   std::shared_ptr<Module> mod_;
   int locFile_ = -1, locLine_ = -1, outerFile_ = -1, outerLine_ = -1;
+  std::map<std::string, std::size_t> functionIndex_; ///< name → index in mod_->functions
+  std::map<std::string, std::size_t> localIndex_;    ///< current body: name → index in locals
+  std::uint64_t moduleRegisters_ = 0;
 
   const Token &peek(size_t ahead = 0) const {
     size_t i = pos_ + ahead;
@@ -114,6 +142,29 @@ private:
     next();
     return neg ? (~v + 1) : v;
   }
+  /// A non-negative integer no larger than `max` (counts, sizes, alignments).
+  std::uint64_t expectCount(const std::string &what, std::uint64_t max) {
+    if (isPunct("-")) failLine(peek().line, what + " -" + peek(1).text + " is negative");
+    const Token &t = peek();
+    std::uint64_t v = 0;
+    if (t.kind != TokKind::Number || !parseInteger(t.text, v)) fail(t, "expected " + what);
+    if (v > max) fail(t, what + " " + t.text + " exceeds the limit of " + std::to_string(max));
+    next();
+    return v;
+  }
+  /// Guards the recursive rules (initializers, operands) against unbounded nesting.
+  struct DepthGuard {
+    unsigned &depth;
+    DepthGuard(ParserImpl &p, const Token &at) : depth(p.depth_) {
+      if (++depth > kMaxNesting) {
+        --depth;
+        p.fail(at, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
+      }
+    }
+    ~DepthGuard() { --depth; }
+  };
+  unsigned depth_ = 0;
+
   void skipTo(const char *p) {
     while (peek().kind != TokKind::End && !isPunct(p)) next();
     expectPunct(p);
@@ -189,7 +240,12 @@ private:
     bool haveType = false;
     while (peek().kind == TokKind::Word && peek().text[0] == '.') {
       std::string a = next().text;
-      if (a == ".align") { v.align = static_cast<unsigned>(expectInt("alignment")); continue; }
+      if (a == ".align") {
+        const Token &at = peek();
+        v.align = static_cast<unsigned>(expectCount("alignment", kMaxAlign));
+        if (!std::has_single_bit(v.align)) fail(at, "alignment must be a power of two");
+        continue;
+      }
       if (a == ".ptr") { v.isPtr = true; continue; }
       if (a == ".v2" || a == ".v4") { vec = a == ".v2" ? 2 : 4; continue; }
       if (spaceOf(a) != StateSpace::None) continue; // .ptr .global
@@ -201,24 +257,35 @@ private:
     if (!haveType) fail(peek(), "expected a type");
     v.name = expectWord("variable name");
     std::uint64_t count = vec;
-    bool anyDim = false;
+    const Token &nameTok = toks_[pos_ - 1];
     while (isPunct("[")) {
       next();
       v.isArray = true;
-      anyDim = true;
       if (isPunct("]")) { next(); count = 0; continue; }
-      count *= expectInt("array size");
+      const Token &dimTok = peek();
+      std::uint64_t dim = expectCount("array size", kMaxArrayElements);
+      if (dim && count > kMaxArrayElements / dim)
+        fail(dimTok, "array of more than " + std::to_string(kMaxArrayElements) + " elements");
+      count *= dim;
       expectPunct("]");
     }
-    (void)anyDim;
-    v.sizeBytes = count * typeBytes(v.type);
+    const unsigned eb = typeBytes(v.type);
+    const std::uint64_t maxBytes = maxVariableBytes(v.space);
+    if (count * eb > maxBytes)
+      fail(nameTok, std::to_string(count * eb) + " bytes of ." + toString(v.space) +
+                        " variable exceed the limit of " + std::to_string(maxBytes));
+    v.sizeBytes = count * eb;
     if (isPunct("=")) {
       next();
       std::vector<std::uint64_t> vals;
       initializer(vals);
-      unsigned eb = typeBytes(v.type);
-      v.init.assign(v.sizeBytes ? v.sizeBytes : vals.size() * eb, 0);
-      if (!v.sizeBytes) v.sizeBytes = v.init.size();
+      // Only the initialised prefix is stored; the loader zero-fills the rest.
+      std::uint64_t given = static_cast<std::uint64_t>(vals.size()) * eb;
+      if (!v.sizeBytes && given > maxBytes)
+        fail(nameTok, "initializer of " + std::to_string(given) + " bytes exceeds the limit of " +
+                          std::to_string(maxBytes));
+      if (!v.sizeBytes) v.sizeBytes = given;
+      v.init.assign(std::min(v.sizeBytes, given), 0);
       for (size_t i = 0; i < vals.size() && (i + 1) * eb <= v.init.size(); ++i)
         std::memcpy(&v.init[i * eb], &vals[i], eb);
     }
@@ -226,6 +293,7 @@ private:
   }
 
   void initializer(std::vector<std::uint64_t> &vals) {
+    DepthGuard guard(*this, peek());
     if (isPunct("{")) {
       next();
       while (!isPunct("}")) {
@@ -248,6 +316,14 @@ private:
     const Token &t = peek();
     if (t.kind != TokKind::Number) fail(t, "expected a number");
     std::string s = next().text;
+    try {
+      return immediateValue(s, neg, o);
+    } catch (const std::exception &) {
+      fail(t, "malformed number");
+    }
+  }
+
+  Operand immediateValue(const std::string &s, bool neg, Operand o) {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
       o.immType = Type::F32;
       o.imm = std::stoull(s.substr(2), nullptr, 16);
@@ -263,7 +339,7 @@ private:
       std::memcpy(&o.imm, &d, 8);
     } else {
       std::uint64_t v = 0;
-      if (!parseInteger(s, v)) fail(t, "malformed number");
+      if (!parseInteger(s, v)) throw std::invalid_argument("malformed number");
       o.immType = Type::S64;
       o.imm = neg ? (~v + 1) : v;
     }
@@ -303,26 +379,30 @@ private:
     expectPunct("{");
     f.hasBody = true;
     locFile_ = locLine_ = outerFile_ = outerLine_ = -1;
+    localIndex_.clear();
     body(f);
     resolve(f);
     addFunction(std::move(f));
   }
 
   void addFunction(Function f) {
-    for (auto &g : mod_->functions) {
-      if (g.name == f.name) {
-        if (f.hasBody) g = std::move(f); // definition after a prototype
-        return;
-      }
+    auto [it, fresh] = functionIndex_.emplace(f.name, mod_->functions.size());
+    if (!fresh) {
+      if (f.hasBody) mod_->functions[it->second] = std::move(f); // definition after a prototype
+      return;
     }
     mod_->functions.push_back(std::move(f));
   }
 
   void addRegister(Function &f, const std::string &name, Type t, const Token &at) {
     if (f.regIndex.count(name)) return; // redeclared in a nested scope: reuse
+    if (f.regs.size() >= kMaxRegisters)
+      fail(at, "function '" + f.name + "' declares more than " + std::to_string(kMaxRegisters) +
+                   " registers");
+    if (++moduleRegisters_ > kMaxModuleRegisters)
+      fail(at, "the module declares more than " + std::to_string(kMaxModuleRegisters) + " registers");
     f.regIndex[name] = static_cast<int>(f.regs.size());
     f.regs.push_back(Register{name, t});
-    (void)at;
   }
 
   void body(Function &f) {
@@ -340,10 +420,9 @@ private:
       if (t.kind == TokKind::Word && t.text == ".reg") { regDecl(f); continue; }
       if (t.kind == TokKind::Word && (t.text == ".local" || t.text == ".shared" || t.text == ".param" || t.text == ".const" || t.text == ".global")) {
         Variable v = variable(false);
-        bool dup = false;
-        for (auto &l : f.locals)
-          if (l.name == v.name) { l.sizeBytes = std::max(l.sizeBytes, v.sizeBytes); dup = true; }
-        if (!dup) f.locals.push_back(std::move(v));
+        auto [it, fresh] = localIndex_.emplace(v.name, f.locals.size());
+        if (fresh) f.locals.push_back(std::move(v));
+        else f.locals[it->second].sizeBytes = std::max(f.locals[it->second].sizeBytes, v.sizeBytes);
         expectPunct(";");
         continue;
       }
@@ -373,8 +452,14 @@ private:
       std::string name = expectWord("register name");
       if (isPunct("<")) {
         next();
-        std::uint64_t n = expectInt("register count");
+        std::uint64_t n = expectCount("register count", kMaxRegisters);
         expectPunct(">");
+        if (f.regs.size() + n > kMaxRegisters)
+          fail(nameTok, "function '" + f.name + "' declares more than " +
+                            std::to_string(kMaxRegisters) + " registers");
+        if (moduleRegisters_ + n > kMaxModuleRegisters)
+          fail(nameTok, "the module declares more than " + std::to_string(kMaxModuleRegisters) +
+                            " registers");
         for (std::uint64_t i = 0; i < n; ++i) addRegister(f, name + std::to_string(i), t, nameTok);
       } else {
         addRegister(f, name, t, nameTok);
@@ -455,6 +540,7 @@ private:
   Operand operand(Function &f) {
     Operand o;
     const Token &t = peek();
+    DepthGuard guard(*this, t);
     if (isPunct("[")) {
       next();
       o.kind = OperandKind::Address;
@@ -469,7 +555,7 @@ private:
           bool neg = isPunct("-");
           next();
           std::uint64_t v = expectInt("address offset");
-          o.offset = neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+          o.offset = static_cast<std::int64_t>(neg ? 0 - v : v); // wraps like the hardware
         }
       } else {
         o.offset = static_cast<std::int64_t>(expectInt("address"));
@@ -541,16 +627,19 @@ private:
     fail(t, "unexpected token in operand");
   }
 
-  bool knownSymbol(const Function &f, const std::string &s) const {
-    for (const auto &v : f.params) if (v.name == s) return true;
-    for (const auto &v : f.returns) if (v.name == s) return true;
-    for (const auto &v : f.locals) if (v.name == s) return true;
-    for (const auto &v : mod_->globals) if (v.name == s) return true;
-    for (const auto &g : mod_->functions) if (g.name == s) return true;
-    return false;
+  /// Names a function body may refer to; built once per function so that resolving stays linear.
+  std::set<std::string> symbolsOf(const Function &f) const {
+    std::set<std::string> names;
+    const std::vector<Variable> *lists[] = {&f.params, &f.returns, &f.locals, &mod_->globals};
+    for (const auto *list : lists)
+      for (const auto &v : *list) names.insert(v.name);
+    for (const auto &g : mod_->functions) names.insert(g.name);
+    names.insert(f.name);
+    return names;
   }
 
   void resolve(Function &f) {
+    const std::set<std::string> known = symbolsOf(f);
     for (auto &ins : f.instructions) {
       if (ins.op == Opcode::Bra) {
         if (ins.operands.size() != 1 || ins.operands[0].kind != OperandKind::Symbol)
@@ -563,14 +652,14 @@ private:
       }
       if (ins.op == Opcode::Call) {
         for (auto &o : ins.operands)
-          if (o.kind == OperandKind::Symbol && o.symbol != f.name && !mod_->findFunction(o.symbol) )
+          if (o.kind == OperandKind::Symbol && o.symbol != f.name && !functionIndex_.count(o.symbol))
             failLine(ins.ptxLine, "call of unknown or indirect target '" + o.symbol + "' (only direct calls are supported)");
         continue;
       }
       for (auto &o : ins.operands) {
         const std::string &s = o.symbol;
         if ((o.kind == OperandKind::Symbol || (o.kind == OperandKind::Address && o.reg < 0 && !s.empty())) &&
-            !knownSymbol(f, s))
+            !known.count(s))
           failLine(ins.ptxLine, "unknown symbol '" + s + "' in '" + ins.text + "'");
       }
     }

@@ -3,6 +3,7 @@
 /// instruction lines and `//## File "...", line N` line-info comments; decodes memory opcodes.
 #include "sass/SassListing.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -171,6 +172,9 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
     if (functions.empty())
       return Error::at(where + ":" + std::to_string(lineNo),
                        "instruction at pc 0x" + pcText + " before any function header");
+    if (pcText.size() > 16)
+      return Error::at(where + ":" + std::to_string(lineNo), "pc 0x" + pcText.substr(0, 20) +
+                                                             "... does not fit in 64 bits");
     SassInstruction inst;
     inst.pc = std::stoull(pcText, nullptr, 16);
     inst.text = trim(rest.substr(0, semi + 1));
@@ -223,9 +227,12 @@ std::optional<AddressOperand> parseSassAddress(const std::string &text) {
     a.base = inner.substr(0, at);
     char *end = nullptr;
     std::string digits = inner.substr(at + 3);
-    std::int64_t v = std::strtoll(digits.c_str(), &end, 16);
-    if (digits.empty() || *end != '\0') return std::nullopt;
-    a.offset = plus != std::string::npos ? v : -v;
+    // Hex digits only (no sign, at most 16): the offset wraps like the hardware's 64-bit add.
+    if (digits.empty() || digits.size() > 16 || !std::isxdigit(static_cast<unsigned char>(digits[0])))
+      return std::nullopt;
+    std::uint64_t v = std::strtoull(digits.c_str(), &end, 16);
+    if (*end != '\0') return std::nullopt;
+    a.offset = static_cast<std::int64_t>(plus != std::string::npos ? v : 0 - v);
   } else {
     a.base = inner;
   }

@@ -20,6 +20,10 @@ inline constexpr std::uint32_t kVersion = 1;
 inline constexpr std::uint8_t kRecordTag = 'R';
 inline constexpr std::uint8_t kEndTag = 'E';
 inline constexpr std::uint8_t kFlagDeltas32 = 1;
+/// Reader limits: a site table holds at most one entry per PTX instruction of a kernel; the
+/// record limit bounds replay time (2^36 records is ~2 TB of trace).
+inline constexpr std::uint32_t kMaxSites = 1u << 24;
+inline constexpr std::uint64_t kMaxRecords = 1ull << 36;
 
 /// What a trace says about itself.
 struct TraceHeader {

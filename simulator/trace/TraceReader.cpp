@@ -15,7 +15,11 @@ TraceReader::TraceReader(std::string path, std::FILE *file)
 Expected<TraceReader> TraceReader::open(const std::string &path) {
   std::FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) return Error::at(path, std::string("cannot open trace: ") + std::strerror(errno));
-  TraceReader r(path, f);
+  return open(f, path);
+}
+
+Expected<TraceReader> TraceReader::open(std::FILE *file, const std::string &name) {
+  TraceReader r(name, file);
   WL_CHECK(r.readHeader());
   return r;
 }
@@ -68,6 +72,10 @@ Status TraceReader::readHeader() {
   std::uint64_t at = offset_;
   std::uint32_t nSites;
   if (!get(nSites)) return fail("truncated header: missing site count", at);
+  if (nSites > kMaxSites)
+    return fail("site table of " + std::to_string(nSites) + " entries exceeds the limit of " +
+                    std::to_string(kMaxSites),
+                at);
   for (std::uint32_t i = 0; i < nSites; ++i) {
     std::uint32_t site;
     at = offset_;
@@ -99,6 +107,8 @@ Expected<bool> TraceReader::next(model::AccessEvent &e) {
     done_ = true;
     return false;
   }
+  if (records_ >= kMaxRecords)
+    return fail("more than " + std::to_string(kMaxRecords) + " records", start);
   if (tag != kRecordTag) {
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", tag);

@@ -19,6 +19,8 @@ class TraceReader {
 public:
   /// Opens `path` and reads the header.
   static Expected<TraceReader> open(const std::string &path);
+  /// Reads from an open stream (taking ownership); `name` is used in messages.
+  static Expected<TraceReader> open(std::FILE *file, const std::string &name);
 
   const TraceHeader &header() const { return header_; }
   /// Reads the next event into `event`: true, or false once the end marker has been read and
