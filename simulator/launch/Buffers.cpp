@@ -3,13 +3,15 @@
 /// see identical bytes. poison = every byte 0xFF (f32/f64/f16: a negative quiet NaN, integers: -1
 /// or the maximum); iota = element i holds i converted to the type (integers wrap); random:SEED =
 /// splitmix64(SEED) stream, one draw per element: floats uniform in [-1, 1) on a 2^-23 grid
-/// (exact in f32, f64; f16 on a 2^-10 grid), integers the draw's low bits; file:PATH = raw bytes.
+/// (exact in f32, f64; f16 on a 2^-10 grid), integers the draw's low bits; permutation:SEED = a
+/// shuffle of 0..count-1 (Fisher-Yates from the end, j = draw mod (i + 1)); file:PATH = raw bytes.
 #include "launch/LaunchSpec.h"
 
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <utility>
 
 namespace warplens::launch {
 
@@ -81,6 +83,15 @@ Status fill(HostBuffer &b, const std::string &init, const std::string &where) {
       double real = static_cast<double>(r >> (64 - bits)) * grid - 1.0;
       store(b.bytes, b.type, i, r, real);
     }
+    return {};
+  }
+  if (init.rfind("permutation:", 0) == 0) {
+    // A shuffle of 0..n-1 (Fisher-Yates from the end, j = draw mod (i + 1)), stored like iota.
+    SplitMix64 rng{std::stoull(init.substr(12))};
+    std::vector<std::uint64_t> perm(n);
+    for (std::uint64_t i = 0; i < n; ++i) perm[i] = i;
+    for (std::uint64_t i = n; i > 1; --i) std::swap(perm[i - 1], perm[rng.next() % i]);
+    for (std::uint64_t i = 0; i < n; ++i) store(b.bytes, b.type, i, perm[i], static_cast<double>(perm[i]));
     return {};
   }
   if (init.rfind("file:", 0) == 0) {

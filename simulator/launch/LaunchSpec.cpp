@@ -68,11 +68,13 @@ bool isFloat(ScalarType t) {
 Expected<std::string> parseInit(const std::string &init, const std::string &specDir,
                                 const std::string &path) {
   if (init == "zero" || init == "poison" || init == "iota") return init;
-  if (init.rfind("random:", 0) == 0) {
-    std::string seed = init.substr(7);
+  for (const char *kind : {"random:", "permutation:"}) {
+    std::string k = kind;
+    if (init.rfind(k, 0) != 0) continue;
+    std::string seed = init.substr(k.size());
     if (seed.empty() || seed.find_first_not_of("0123456789") != std::string::npos ||
         seed.size() > 19)
-      return bad(path, "random seed must be a decimal integer, got '" + init + "'");
+      return bad(path, k.substr(0, k.size() - 1) + " seed must be a decimal integer, got '" + init + "'");
     return init;
   }
   if (init.rfind("file:", 0) == 0) {
@@ -83,7 +85,7 @@ Expected<std::string> parseInit(const std::string &init, const std::string &spec
     if (!fs::is_regular_file(p, ec)) return bad(path, "file not found: " + p.string());
     return "file:" + fs::absolute(p).lexically_normal().string();
   }
-  return bad(path, "unknown init '" + init + "' (expected zero, poison, iota, random:SEED or file:PATH)");
+  return bad(path, "unknown init '" + init + "' (expected zero, poison, iota, random:SEED, permutation:SEED or file:PATH)");
 }
 
 Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std::string &path) {

@@ -26,7 +26,7 @@ struct ArgSpec {
   // buffer
   std::string buffer;     ///< buffer name (several args may name the same buffer)
   std::uint64_t count = 0;
-  std::string init = "zero"; ///< zero | poison | iota | random:SEED | file:PATH
+  std::string init = "zero"; ///< zero | poison | iota | random:SEED | permutation:SEED | file:PATH
   std::uint64_t offsetBytes = 0;
   // value (also the buffer's element type)
   ScalarType type = ScalarType::I32;
