@@ -82,7 +82,10 @@ void hF2I(Exec &x, const Instr &in, U32 m) {
   for (int l = 0; l < 32; ++l) {
     double v = srcValue(c.src, a[l]);
     if (c.ftz && c.src == kF32 && (U32(a[l]) & 0x7f800000u) == 0) v = 0;
-    if (std::isnan(v)) { d[l] = 0; continue; }
+    if (std::isnan(v)) { // GPU-checked: f32 → 32-bit gives 0; from f64 or to 64 bits the minimum
+      d[l] = (c.src == kF64 || is64(c.dst)) ? (is64(c.dst) ? 1ull << 63 : 0x80000000ull) : 0;
+      continue;
+    }
     double r = c.rnd == kRdZ ? std::trunc(v) : c.rnd == kRM ? std::floor(v) : c.rnd == kRP ? std::ceil(v) : std::nearbyint(v);
     double lo, hi;
     switch (c.dst) {
@@ -115,10 +118,15 @@ void hF2F(Exec &x, const Instr &in, U32 m) {
   std::fesetround(feMode(c.rnd));
   for (int l = 0; l < 32; ++l) {
     double v = srcValue(c.src, a[l]);
-    if (c.dst == kF64) d[l] = std::isnan(v) ? 0xffffffffffffffffull : std::bit_cast<U64>(v);
+    // NaN: quieted, the payload kept as far as it fits (GPU-checked: 0x7f800001 → 0x7ff8000020000000,
+    // 0x7ff0000000000001 → 0x7fc00000)
+    if (c.dst == kF64)
+      d[l] = std::isnan(v) ? (U64(a[l] & 0x80000000u) << 32 | 0x7ff8000000000000ull | U64(a[l] & 0x7fffffu) << 29)
+                           : std::bit_cast<U64>(v);
     else {
       volatile float r = float(v);
-      U32 b = std::isnan(v) ? 0x7fffffffu : std::bit_cast<U32>(float(r));
+      U32 b = std::isnan(v) ? (U32(a[l] >> 32) & 0x80000000u) | 0x7fc00000u | U32((a[l] >> 29) & 0x7fffffu)
+                            : std::bit_cast<U32>(float(r));
       if (c.ftz && (b & 0x7f800000u) == 0) b &= 0x80000000u;
       d[l] = b;
     }
@@ -192,7 +200,7 @@ void hFrnd(Exec &x, const Instr &in, U32 m) {
   for (int l = 0; l < 32; ++l) {
     double v = dbl ? std::bit_cast<double>(a[l]) : double(std::bit_cast<float>(U32(a[l])));
     double r = c.rnd == kRdZ ? std::trunc(v) : c.rnd == kRM ? std::floor(v) : c.rnd == kRP ? std::ceil(v) : std::nearbyint(v);
-    if (dbl) d[l] = std::isnan(r) ? 0xffffffffffffffffull : std::bit_cast<U64>(r);
+    if (dbl) d[l] = std::isnan(r) ? a[l] | 0x0008000000000000ull : std::bit_cast<U64>(r); // NaN quieted
     else d[l] = std::isnan(r) ? 0x7fffffffu : std::bit_cast<U32>(float(r));
   }
   if (dbl) x.write64(in.ops[0], m, d);

@@ -3,8 +3,9 @@
 /// .RP), FMNMX, FSETP, FSEL, FCHK, MUFU (RCP, RSQ, SQRT, EX2, LG2, SIN, COS, TANH, RCP64H,
 /// RSQ64H), HFMA2/HADD2/HMUL2 (as used for constants and f16→f32), DADD/DMUL/DFMA/DSETP
 /// (.MIN/.MAX included)/DMNMX.
-/// NaN results are the GPU's canonical NaN. MUFU is computed exactly rounded (the GPU is within
-/// its documented ulp error of this); FCHK sends every input that might need it to the slow path.
+/// NaN results: f32 arithmetic gives the canonical 0x7fffffff; f64 arithmetic propagates the NaN
+/// operand quieted (see dres). Both checked on an H100 by kernels/diff. MUFU is computed exactly
+/// rounded (the GPU is within its documented ulp error of this); FCHK sends every input that might need it to the slow path.
 #include "sassemu/Exec.h"
 
 #include <bit>
@@ -25,8 +26,9 @@ inline float f(U32 b) { return std::bit_cast<float>(b); }
 inline U32 bits(float v) { return std::bit_cast<U32>(v); }
 inline U32 ftzIn(U32 b, bool ftz) { return (ftz && (b & 0x7f800000u) == 0) ? (b & 0x80000000u) : b; }
 inline U32 out(float v, U32 fl) {
+  // .SAT clamps to [+0, 1]: NaN and -0 become +0 (GPU-checked: add.sat of NaN, mul.sat -0 * 0)
+  if (fl & kSat) v = std::isnan(v) || v <= 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
   if (std::isnan(v)) return kCanonNaN;
-  if (fl & kSat) v = v < 0.0f || std::isnan(v) ? 0.0f : (v > 1.0f ? 1.0f : v);
   U32 b = bits(v);
   return ftzIn(b, fl & kFtz);
 }
@@ -143,6 +145,12 @@ enum Mufu : U32 { kRcp, kRsq, kSqrt, kEx2, kLg2, kSin, kCos, kTanh, kRcp64h, kRs
 void hMufu(Exec &x, const Instr &in, U32 m) {
   U32 a[32], d[32];
   x.fetchF(in.ops[1], m, a, in);
+  if ((in.sub == kRcp64h || in.sub == kRsq64h) && in.ops[1].kind == OpKind::FImm) {
+    // "MUFU.RCP64H R3, 3": the immediate is a double; its high word is the operand
+    U64 v[32];
+    x.fetch64(in.ops[1], m, v, in, true);
+    for (int l = 0; l < 32; ++l) a[l] = U32(v[l] >> 32);
+  }
   for (int l = 0; l < 32; ++l) {
     if (in.sub == kRcp64h || in.sub == kRsq64h) {
       double v = std::bit_cast<double>(U64(a[l]) << 32);
@@ -236,17 +244,41 @@ void hHalf(Exec &x, const Instr &in, U32 m) {
 // ---- f64 ------------------------------------------------------------------------------------
 inline double dv(U64 b) { return std::bit_cast<double>(b); }
 inline U64 dout(double v) { return std::isnan(v) ? kCanonNaN64 : std::bit_cast<U64>(v); }
+inline bool isNan64(U64 b) { return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+/// f64 arithmetic propagates a NaN operand with its quiet bit set, the last NaN operand in SASS
+/// order winning (DADD/DMUL: b, then a; DFMA: c, b, a); an invalid operation (inf - inf, 0 * inf)
+/// gives 0xfff8000000000000. GPU-checked (diff_double: NaN/sNaN/-NaN pairs).
+constexpr U64 kDefaultNaN64 = 0xfff8000000000000ull;
+inline U64 dres(double v, const U64 *ops, int n) {
+  for (int i = n - 1; i >= 0; --i)
+    if (isNan64(ops[i])) return ops[i] | 0x0008000000000000ull;
+  return std::isnan(v) ? kDefaultNaN64 : std::bit_cast<U64>(v);
+}
 void hF64(Exec &x, const Instr &in, U32 m) {
   U64 a[32], b[32], c[32], d[32];
   x.fetch64(in.ops[1], m, a, in, true);
   x.fetch64(in.ops[2], m, b, in, true);
   if (in.sub == kFma) x.fetch64(in.ops[3], m, c, in, true);
+  // A propagated NaN is the operand as stored: -x and |x| do not touch it (GPU-checked:
+  // DADD -RZ, -R8 of 0x7ff8... stays 0x7ff8...).
+  U64 raw[3][32];
+  U64 *val[3] = {a, b, c};
+  unsigned n = in.sub == kFma ? 3 : 2;
+  for (unsigned k = 0; k < n; ++k) {
+    const Operand &o = in.ops[k + 1];
+    if (!o.neg && !o.abs) continue;
+    Operand plain = o;
+    plain.neg = plain.abs = false;
+    x.fetch64(plain, m, raw[k], in, true);
+    for (int l = 0; l < 32; ++l)
+      if (isNan64(raw[k][l])) val[k][l] = raw[k][l];
+  }
   Round r(in.flags);
   for (int l = 0; l < 32; ++l) {
     switch (in.sub) {
-    case kAdd: d[l] = dout(dv(a[l]) + dv(b[l])); break;
-    case kMul: d[l] = dout(dv(a[l]) * dv(b[l])); break;
-    case kFma: d[l] = dout(std::fma(dv(a[l]), dv(b[l]), dv(c[l]))); break;
+    case kAdd: { U64 o[2] = {a[l], b[l]}; d[l] = dres(dv(a[l]) + dv(b[l]), o, 2); break; }
+    case kMul: { U64 o[2] = {a[l], b[l]}; d[l] = dres(dv(a[l]) * dv(b[l]), o, 2); break; }
+    case kFma: { U64 o[3] = {a[l], b[l], c[l]}; d[l] = dres(std::fma(dv(a[l]), dv(b[l]), dv(c[l])), o, 3); break; }
     }
   }
   x.write64(in.ops[0], m, d);
