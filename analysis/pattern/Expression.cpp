@@ -181,6 +181,7 @@ private:
   int addNode(ExprNode n) {
     if (out_->nodes_.size() >= kMaxNodes) {
       Token at;
+      at.kind = Token::Kind::Op; // not End: the message shows the column
       at.column = n.begin;
       fail(at, "expression has more than " + std::to_string(kMaxNodes) + " terms");
     }
@@ -190,6 +191,7 @@ private:
     for (int c : n.children) d = std::max(d, depthOf_[std::size_t(c)] + 1);
     if (d > kMaxStack) {
       Token at;
+      at.kind = Token::Kind::Op; // not End: the message shows the column
       at.column = n.begin;
       fail(at, "expression nested deeper than " + std::to_string(kMaxStack) + " levels");
     }
