@@ -4,6 +4,7 @@
 #include "analysis/Pipeline.h"
 
 #include "analysis/Metrics.h"
+#include "analysis/TimePrediction.h"
 #include "arch/ArchSpec.h"
 #include "emu/Emulator.h"
 #include "emu/Loader.h"
@@ -344,6 +345,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   }
   result.metrics = totalsFromInstructions(result.instructions);
   result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());
+  addTimePrediction(spec, options_, run.stats.warpInstructions, dram, result); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

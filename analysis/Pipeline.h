@@ -34,6 +34,9 @@ struct AnalyzeOptions {
   /// written to this versioned trace (trace/TraceWriter.h); the emulator then runs on one worker
   /// so the events are in one file, in execution order. Several launches overwrite it.
   std::string tracePath;
+  /// GPU whose time model predicts gpu__time_duration.sum (perf/DeviceSpec.h): a built-in name
+  /// or FILE.json; empty = the default device of `arch`.
+  std::string device;
 };
 
 /// What Pipeline::analyze() can hand back besides the result.

@@ -24,6 +24,7 @@ const Verb kVerbs[] = {
     {"compare", warplens::cli::compareMain, "predicted vs measured, per kernel and instruction"},
     {"explain", warplens::cli::explainMain, "teaching view of one pattern or instruction"},
     {"replay", warplens::cli::replayMain, "run the models over a recorded warp-access trace"},
+    {"fit", warplens::cli::fitMain, "fit a device's time-model coefficients to measured durations"},
 };
 
 void usage(std::ostream &os) {

@@ -169,9 +169,12 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   unsigned threads = 0;
   desc.add_options()("help,h", "this help");
   addLaunchOptions(desc, launchCmd);
+  std::string deviceName; // --device (time model)
   desc.add_options()
       ("sass", po::value(&sass), "auto | none | FILE (a cuobjdump/nvdisasm listing)")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
+      ("device", po::value(&deviceName),
+       "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
       ("format", po::value(&format), "text | json | html")
       ("output,o", po::value(&output), "write here instead of stdout")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
@@ -219,6 +222,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
 
   analysis::AnalyzeOptions opt;
   opt.arch = arch;
+  opt.device = deviceName;
   opt.sass = sass;
   opt.threads = threads;
   opt.tracePath = tracePath;

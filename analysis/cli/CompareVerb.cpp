@@ -97,6 +97,9 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
       ("time-share", po::value<double>(),
        "fail unless at least this share (0..1) of the launches' gpu__time_duration.sum is within "
        "15% (durations are otherwise informational per launch)")
+      ("time-share", po::value<double>(),
+       "fail unless at least this share (0..1) of the launches' gpu__time_duration.sum is within "
+       "15% (durations are otherwise informational per launch)")
       ("claims", po::value<std::string>(),
        "with --format markdown: add a 'seed claims vs measured' table from this JSON "
        "({\"launch name\": \"claim\"})")
@@ -148,6 +151,7 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
       }
     }
   if (vm.count("only")) opt.only = vm["only"].as<std::string>();
+  if (vm.count("time-share")) opt.timeShare = vm["time-share"].as<double>();
 
   auto predicted = launch::loadResults(files[0]);
   if (!predicted) {

@@ -66,6 +66,7 @@ int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
   unsigned threads = 0;
   desc.add_options()("help,h", "this help");
   addLaunchOptions(desc, launchCmd);
+  std::string deviceName; // --device (time model)
   desc.add_options()
       ("pc", po::value(&pcText), "SASS pc of the instruction (0x01c0, as analyze prints it)")
       ("line", po::value(&line), "source line: explain every memory instruction on it")
@@ -74,6 +75,8 @@ int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
        "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
        "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
+      ("device", po::value(&deviceName),
+       "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
       ("format", po::value(&format), "text | json")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)");
   po::positional_options_description pos;
@@ -112,6 +115,7 @@ int explainKernel(const Args &args, std::ostream &out, std::ostream &err) {
 
   analysis::AnalyzeOptions opt;
   opt.arch = arch;
+  opt.device = deviceName;
   opt.sass = sass;
   opt.engine = engine;
   opt.threads = threads;

@@ -21,10 +21,13 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   std::string suite, sass = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut;
   std::vector<std::string> only;
   unsigned threads = 0;
+  std::string deviceName; // --device (time model)
   desc.add_options()("help,h", "this help")
       ("only", po::value(&only), "analyze only this launch (repeat, or NAME,NAME)")
       ("sass", po::value(&sass), "auto | none")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
+      ("device", po::value(&deviceName),
+       "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
       ("format", po::value(&format), "text | json | html")
       ("output,o", po::value(&output), "write here instead of stdout (e.g. predicted.json)")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
@@ -85,6 +88,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
 
   analysis::AnalyzeOptions opt;
   opt.arch = arch;
+  opt.device = deviceName;
   opt.sass = sass;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);

@@ -25,6 +25,8 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err);
 int probeMain(const Args &args, std::ostream &out, std::ostream &err);
 int compareMain(const Args &args, std::ostream &out, std::ostream &err);
 int explainMain(const Args &args, std::ostream &out, std::ostream &err);
+/// warplens fit: time-model coefficients from measured durations (perf/TimeFit.h).
+int fitMain(const Args &args, std::ostream &out, std::ostream &err);
 /// The launch options `analyze` and `explain` share: FILE.cu|.ptx --kernel --grid --block
 /// [--arg]... [--dynamic-shared] [--check] [--nvcc-flag]... | --spec FILE.json [--name LAUNCH].
 struct LaunchCommand {

@@ -83,6 +83,33 @@ std::string stripSize(const std::string &name) {
   return name.substr(0, u);
 }
 
+/// The seeds in time: predicted vs measured duration and effective bandwidth per launch.
+std::string renderTimeClaims(const CompareReport &rep) {
+  std::ostringstream os;
+  std::size_t rows = 0;
+  for (const auto &l : rep.launches) {
+    const MetricRow *t = nullptr;
+    for (const auto &r : l.metrics)
+      if (r.metric == "gpu__time_duration.sum" && r.compared) t = &r;
+    if (!t || !l.predictedTime.is_object() || !l.predictedTime.contains("inputs")) continue;
+    if (rows++ == 0)
+      os << "\n### Seeds in time\n\nEffective bandwidth = (DRAM bytes read, as predicted, + bytes "
+            "written) / duration, the seeds' convention; predicted by the time model "
+            "(simulator/perf/CALIBRATION.md) from warplens' counts, measured with the probe.\n\n"
+            "| launch | predicted us | measured us | error | predicted GB/s | measured GB/s | "
+            "limiter |\n|---|---:|---:|---:|---:|---:|---|\n";
+    const auto &in = l.predictedTime["inputs"];
+    const double bytes = in.value("dram_read_bytes", 0.0) + in.value("bytes_written", 0.0);
+    char b[256];
+    std::snprintf(b, sizeof b, "| %s | %.2f | %.2f | %+.1f%% | %.0f | %.0f | %s |\n", l.name.c_str(),
+                  *t->predicted / 1e3, *t->measured / 1e3,
+                  100.0 * (*t->predicted - *t->measured) / *t->measured, bytes / *t->predicted,
+                  bytes / *t->measured, l.predictedTime.value("limiter", std::string("?")).c_str());
+    os << b;
+  }
+  return os.str();
+}
+
 } // namespace
 
 std::string renderClaimsMarkdown(const CompareReport &rep, const nlohmann::json &claims) {
@@ -112,6 +139,7 @@ std::string renderClaimsMarkdown(const CompareReport &rep, const nlohmann::json 
   }
   if (elsewhere)
     os << "\n" << elsewhere << " further claim(s) concern launches not in this comparison.\n";
+  os << renderTimeClaims(rep);
   return os.str();
 }
 

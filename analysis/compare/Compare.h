@@ -105,10 +105,22 @@ struct LaunchComparison {
   std::size_t unmatchedMeasured = 0;
   /// Measured metrics with no predicted counterpart outside metricCatalog(), not listed.
   std::size_t measuredOnlyIgnored = 0;
+  nlohmann::json predictedTime; ///< the prediction's time section (limiter, bytes), if any
 };
+
+/// gpu__time_duration.sum and dram__bytes.sum.per_second: compared within 15% but informational
+/// per launch (a time model is judged over a suite: CompareReport::timeShareRequired).
+bool isTimeMetric(const std::string &metric);
 
 struct CompareReport {
   std::vector<LaunchComparison> launches;
+  /// > 0: ok() also needs at least this share of the launches with both durations to be within
+  /// their tolerance (compare --time-share).
+  double timeShareRequired = 0;
+  struct TimeSummary {
+    std::size_t compared = 0, within = 0;
+  };
+  TimeSummary timeSummary() const;
   std::vector<std::string> onlyPredicted; ///< launch names with no measurement
   std::vector<std::string> onlyMeasured;
   std::set<std::string> instructionFields;

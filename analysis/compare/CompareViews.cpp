@@ -140,6 +140,9 @@ std::string summaryLine(const CompareReport &rep) {
   if (rep.instructionsTotal())
     os << " (" << formatPercent(double(rep.instructionsExact()), double(rep.instructionsTotal()))
        << "%)";
+  if (auto t = rep.timeSummary(); t.compared)
+    os << "; durations within 15%: " << t.within << " of " << t.compared
+       << (rep.timeShareRequired > 0 ? " (required share " + formatPercent(rep.timeShareRequired, 1.0) + "%)" : "");
   if (rep.instructionsByGroup() || rep.instructionsByLine() || anyCopyGroup(rep))
     os << "; matched by copy-group sums: " << rep.instructionsByGroup()
        << ", by source-line sums: " << rep.instructionsByLine()

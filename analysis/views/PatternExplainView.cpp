@@ -4,6 +4,8 @@
 #include "analysis/views/PatternExplainView.h"
 
 #include "analysis/views/PatternViews.h"
+#include "analysis/views/TimeViews.h"
+#include "perf/DeviceSpec.h"
 
 #include <iomanip>
 #include <sstream>
@@ -80,6 +82,10 @@ std::string renderExplainText(const ExplainReport &ex) {
        << " extra wavefronts)\n";
   else
     os << " (efficiency " << std::fixed << std::setprecision(1) << 100.0 * ideal / cost << "%)\n";
+  if (std::string t = shared ? conflictCostText(double(cost), double(ideal), perf::defaultDeviceFor(r.options.arch))
+                             : sectorCostText(double(cost), double(ideal), perf::defaultDeviceFor(r.options.arch));
+      !t.empty())
+    os << t << "\n";
   if (shared) {
     os << "\nwhy: lanes that touch different " << r.bankWidthBytes
        << "-byte words in the same bank are served one word per pass:\n";

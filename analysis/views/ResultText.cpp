@@ -3,6 +3,7 @@
 /// then the kernel totals under Nsight Compute names. Deterministic, so it can be diffed.
 #include "analysis/views/ResultTable.h"
 #include "analysis/views/ResultViews.h"
+#include "analysis/views/TimeViews.h"
 
 #include <sstream>
 
@@ -51,6 +52,7 @@ void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
        << (r.checkDetail.empty() ? "" : " (" + r.checkDetail + ")") << "\n";
   else
     os << "   check:  not run\n";
+  os << renderTimeText(r);
   for (const auto &n : r.notes) os << "   note:   " << n << "\n";
   if (!r.error.empty()) os << "   ERROR:  not analyzed: " << r.error << "\n";
   os << "\n";

@@ -1,8 +1,8 @@
 /// \file
-/// GPU test (label gpu, needs ncu on PATH): the probe's gpu__time_duration.sum (CUPTI activity
-/// records, median of 5 launches, L2 flushed clean before each) equals Nsight Compute's for the
-/// same launches within 5% or 1 us. Clocks: not locked on either side (ncu --clock-control none),
-/// caches flushed on both (ncu --cache-control all).
+/// GPU test (label gpu, needs ncu on PATH): the probe's gpu__time_duration.sum (Range Profiler,
+/// auto range around the kernel, median of 5 launches, L2 flushed clean before each) equals
+/// Nsight Compute's for the same launches within 5% or 1 us. Clocks: not locked on either side
+/// (ncu --clock-control none), caches flushed on both (ncu --cache-control all).
 #include "cupti_probe/Probe.h"
 #include "launch/LaunchSpec.h"
 
@@ -23,6 +23,12 @@
 
 namespace warplens::probe {
 namespace {
+
+/// The warplens binary: $WARPLENS_BIN (device-run sets it to the carried one), else the build's.
+std::string warplensBin() {
+  if (const char *b = std::getenv("WARPLENS_BIN")) return b;
+  return WARPLENS_BIN;
+}
 
 std::string root() {
   if (const char *r = std::getenv("WARPLENS_ROOT")) return r;
@@ -56,7 +62,7 @@ std::vector<std::pair<std::string, double>> ncuDurations(const std::string &suit
   const std::string csv = dir + "/ncu.csv";
   std::string cmd = "ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum "
                     "--csv --page raw -k 'regex:" + kernelRegex + "' --log-file " + csv + " " +
-                    WARPLENS_BIN + " probe " + suite + " --no-range --no-sass-metrics --no-timing -q -o " +
+                    warplensBin() + " probe " + suite + " --no-range --no-sass-metrics --no-timing -q -o " +
                     dir + "/probe.json";
   for (const auto &n : names) cmd += " --only " + n;
   cmd += " > " + dir + "/ncu.out 2>&1";

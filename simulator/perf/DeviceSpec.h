@@ -1,0 +1,62 @@
+/// \file
+/// One GPU's data for the time model, loaded from simulator/arch/data/devices/<name>.json
+/// (embedded at build time): SM count, clock, occupancy limits, and the coefficients fitted by
+/// `warplens fit` (perf/TimeFit.h) with their provenance. Chosen with `--device`.
+#pragma once
+
+#include "util/Expected.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace warplens::perf {
+
+/// The fitted coefficients (all >= 0). Each limiter's time is its feature (TimeModel.h) times its
+/// coefficient; the duration is launchNs + the largest limiter time.
+struct Coefficients {
+  double launchNs = 0;        ///< fixed cost of a launch (ns)
+  double blockNs = 0;         ///< per block launched on the busiest SM (ns)
+  double dramNsPerByte = 0;   ///< 1 / DRAM bandwidth (ns per byte read or written)
+  double l2NsPerByte = 0;     ///< 1 / L2 bandwidth
+  double storeNsPerSector = 0; ///< per global store sector written into L2 (partial or whole)
+  double lsuCyclesPerWavefront = 0; ///< L1/shared data-path cycles per wavefront, per SM
+  double issueCyclesPerInst = 0;    ///< cycles per warp instruction, per SM sub-partition
+  double fmaCyclesPerInst = 0;      ///< cycles per FMA-pipe warp instruction, per sub-partition
+  double aluCyclesPerInst = 0;      ///< cycles per other warp instruction, per sub-partition
+  double latencyNsPerRequest = 0;   ///< exposed latency per global load request of one warp
+};
+
+struct DeviceSpec {
+  std::string name;        ///< "h100_sxm"
+  std::string description; ///< "NVIDIA H100 80GB HBM3 (SXM5)"
+  std::string arch;        ///< "sm_90"
+  unsigned sms = 0;
+  double smClockHz = 0;    ///< as it ran under the probe (sm__cycles_elapsed.avg.per_second)
+  double dramPeakBytesPerSecond = 0; ///< datasheet, for the "% of peak" column only
+  unsigned subPartitions = 4;
+  unsigned maxWarpsPerSm = 64;
+  unsigned maxBlocksPerSm = 32;
+  unsigned maxThreadsPerBlock = 1024;
+  unsigned registersPerSm = 65536;
+  unsigned registerAllocUnit = 256;   ///< registers per warp are allocated in these units
+  unsigned sharedBytesPerSm = 233472;
+  unsigned sharedAllocUnit = 128;
+  unsigned sharedReservedPerBlock = 1024; ///< added when the cubin has no .nv.shared section
+  Coefficients coef;
+  std::string fitted;      ///< where the coefficients come from (fit command, data, date)
+  std::string source;      ///< citations for the hardware fields
+  nlohmann::json fit;      ///< the fit's record (residuals, launches), kept as written
+};
+
+/// Built-in device by name ("h100_sxm", "h200"), or a path ending in ".json".
+Expected<DeviceSpec> loadDevice(std::string_view nameOrPath);
+Expected<DeviceSpec> parseDevice(const nlohmann::json &j, const std::string &where);
+nlohmann::json toJson(const DeviceSpec &d);
+std::vector<std::string> listDevices();
+/// The default device of an architecture ("sm_90" → "h100_sxm"), or "" when none.
+std::string defaultDeviceFor(std::string_view arch);
+
+} // namespace warplens::perf

@@ -1,0 +1,154 @@
+/// \file
+/// NNLS and the alternating limiter/coefficient fit.
+#include "perf/TimeFit.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warplens::perf {
+
+Eigen::VectorXd nnls(const Eigen::MatrixXd &A0, const Eigen::VectorXd &b) {
+  const Eigen::Index n = A0.cols();
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(n);
+  Eigen::MatrixXd A = A0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    double norm = A.col(j).norm();
+    if (norm > 0) {
+      scale(j) = norm;
+      A.col(j) /= norm;
+    }
+  }
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+  std::vector<bool> passive(n, false);
+  const double tol = 1e-12 * std::max(1.0, b.norm());
+  auto solveOn = [&](const std::vector<bool> &set) {
+    std::vector<Eigen::Index> idx;
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (set[j]) idx.push_back(j);
+    Eigen::MatrixXd Ap(A.rows(), static_cast<Eigen::Index>(idx.size()));
+    for (std::size_t k = 0; k < idx.size(); ++k) Ap.col(static_cast<Eigen::Index>(k)) = A.col(idx[k]);
+    Eigen::VectorXd sp = Ap.colPivHouseholderQr().solve(b);
+    Eigen::VectorXd s = Eigen::VectorXd::Zero(n);
+    for (std::size_t k = 0; k < idx.size(); ++k) s(idx[k]) = sp(static_cast<Eigen::Index>(k));
+    return s;
+  };
+  for (int outer = 0; outer < 3 * n + 10; ++outer) {
+    Eigen::VectorXd w = A.transpose() * (b - A * x);
+    Eigen::Index t = -1;
+    double best = tol;
+    for (Eigen::Index j = 0; j < n; ++j)
+      if (!passive[j] && w(j) > best) {
+        best = w(j);
+        t = j;
+      }
+    if (t < 0) break;
+    passive[t] = true;
+    for (int inner = 0; inner < 3 * n + 10; ++inner) {
+      Eigen::VectorXd s = solveOn(passive);
+      bool feasible = true;
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (passive[j] && s(j) <= 0) feasible = false;
+      if (feasible) {
+        x = s;
+        break;
+      }
+      double alpha = 1.0;
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (passive[j] && s(j) <= 0) alpha = std::min(alpha, x(j) / (x(j) - s(j)));
+      x += alpha * (s - x);
+      for (Eigen::Index j = 0; j < n; ++j)
+        if (passive[j] && x(j) <= 1e-15) {
+          passive[j] = false;
+          x(j) = 0;
+        }
+    }
+  }
+  for (Eigen::Index j = 0; j < n; ++j) x(j) /= scale(j);
+  return x;
+}
+
+namespace {
+
+constexpr int kCols = 1 + static_cast<int>(kLimiterCount); // launch, then kLimiters order
+
+std::array<double, kCols> toArray(const Coefficients &c) {
+  return {c.launchNs,           c.dramNsPerByte,    c.l2NsPerByte,      c.storeNsPerSector,
+          c.lsuCyclesPerWavefront, c.issueCyclesPerInst, c.fmaCyclesPerInst, c.aluCyclesPerInst,
+          c.latencyNsPerRequest, c.blockNs};
+}
+
+Coefficients fromArray(const std::array<double, kCols> &a) {
+  Coefficients c;
+  c.launchNs = a[0];
+  c.dramNsPerByte = a[1];
+  c.l2NsPerByte = a[2];
+  c.storeNsPerSector = a[3];
+  c.lsuCyclesPerWavefront = a[4];
+  c.issueCyclesPerInst = a[5];
+  c.fmaCyclesPerInst = a[6];
+  c.aluCyclesPerInst = a[7];
+  c.latencyNsPerRequest = a[8];
+  c.blockNs = a[9];
+  return c;
+}
+
+std::array<double, kLimiterCount> featureArray(const Features &f) {
+  return {f.dramBytes, f.l2Bytes,   f.storeSectors, f.lsuWavefrontNs,  f.issueInstNs,
+          f.fmaInstNs, f.aluInstNs, f.latencyRequests, f.blocksOnBusiestSm};
+}
+
+std::size_t argmax(const std::array<double, kLimiterCount> &t) {
+  return static_cast<std::size_t>(std::max_element(t.begin(), t.end()) - t.begin());
+}
+
+} // namespace
+
+std::vector<FitRow> evaluate(const std::vector<FitSample> &samples, const DeviceSpec &device) {
+  std::vector<FitRow> rows;
+  for (const auto &s : samples) {
+    TimePrediction p = predict(s.x, device);
+    rows.push_back({s.name, s.measuredNs, p.durationNs, p.limiter});
+  }
+  return rows;
+}
+
+FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSpec &start) {
+  FitOutcome out;
+  std::array<double, kCols> coef = toArray(start.coef);
+  std::vector<std::size_t> choice(samples.size(), kLimiterCount);
+  for (out.iterations = 1; out.iterations <= 50; ++out.iterations) {
+    std::vector<std::size_t> next(samples.size());
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      next[i] = argmax(limiterTerms(samples[i].x, fromArray(coef)));
+    if (next == choice) {
+      out.converged = true;
+      break;
+    }
+    choice = next;
+    const Eigen::Index m = static_cast<Eigen::Index>(samples.size());
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m, kCols);
+    Eigen::VectorXd b = Eigen::VectorXd::Ones(m);
+    for (Eigen::Index i = 0; i < m; ++i) {
+      const auto &s = samples[static_cast<std::size_t>(i)];
+      const double w = 1.0 / std::max(1.0, s.measuredNs); // relative error
+      A(i, 0) = w;
+      A(i, 1 + static_cast<Eigen::Index>(choice[i])) = w * featureArray(s.x)[choice[i]];
+    }
+    // Columns no launch selects keep their value (NNLS would zero them).
+    std::vector<Eigen::Index> used;
+    for (Eigen::Index j = 0; j < kCols; ++j)
+      if (A.col(j).norm() > 0) used.push_back(j);
+    Eigen::MatrixXd Au(m, static_cast<Eigen::Index>(used.size()));
+    for (std::size_t k = 0; k < used.size(); ++k) Au.col(static_cast<Eigen::Index>(k)) = A.col(used[k]);
+    Eigen::VectorXd x = nnls(Au, b);
+    for (std::size_t k = 0; k < used.size(); ++k)
+      coef[static_cast<std::size_t>(used[k])] = x(static_cast<Eigen::Index>(k));
+  }
+  out.coef = fromArray(coef);
+  DeviceSpec fitted = start;
+  fitted.coef = out.coef;
+  out.rows = evaluate(samples, fitted);
+  return out;
+}
+
+} // namespace warplens::perf

@@ -1,0 +1,108 @@
+/// \file
+/// Occupancy (warps, blocks, registers, shared memory per SM) and the limiter times.
+#include "perf/TimeModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warplens::perf {
+
+Occupancy occupancy(const LaunchShape &s, const DeviceSpec &d) {
+  Occupancy o;
+  const unsigned threads = s.block[0] * s.block[1] * s.block[2];
+  o.warpsPerBlock = (threads + 31) / 32;
+  if (o.warpsPerBlock == 0 || threads > d.maxThreadsPerBlock) return o;
+  unsigned best = d.maxBlocksPerSm;
+  o.limitedBy = "blocks";
+  auto limit = [&](unsigned n, const char *why) {
+    if (n < best) {
+      best = n;
+      o.limitedBy = why;
+    }
+  };
+  limit(d.maxWarpsPerSm / o.warpsPerBlock, "warps");
+  if (s.registersPerThread > 0) {
+    unsigned unit = std::max(1u, d.registerAllocUnit);
+    unsigned perWarp = (s.registersPerThread * 32 + unit - 1) / unit * unit;
+    limit((d.registersPerSm / perWarp) / o.warpsPerBlock, "registers");
+  }
+  unsigned shared = (s.staticSharedBytes ? s.staticSharedBytes : d.sharedReservedPerBlock) +
+                    s.dynamicSharedBytes;
+  unsigned sunit = std::max(1u, d.sharedAllocUnit);
+  shared = (shared + sunit - 1) / sunit * sunit;
+  if (shared > 0) limit(d.sharedBytesPerSm / shared, "shared");
+  o.blocksPerSm = best;
+  double blocks = double(s.grid[0]) * s.grid[1] * s.grid[2];
+  if (best > 0) o.waves = blocks / (double(best) * d.sms);
+  return o;
+}
+
+Features features(const TimeInputs &in, const DeviceSpec &d) {
+  Features f;
+  f.occupancy = occupancy(in.shape, d);
+  const double blocks = double(in.shape.grid[0]) * in.shape.grid[1] * in.shape.grid[2];
+  if (blocks <= 0) return f;
+  const double perSm = std::ceil(blocks / d.sms);
+  const double share = perSm / blocks; // the busiest SM's part of per-block work
+  const double ghz = d.smClockHz / 1e9;
+  const auto &m = in.mem;
+  f.blocksOnBusiestSm = perSm;
+  f.dramBytes = m.dramReadBytes + m.dramWriteBytes;
+  f.l2Bytes = 32.0 * (m.l2ReadSectors + m.globalStoreSectors);
+  f.storeSectors = m.globalStoreSectors;
+  const double globalWavefronts = std::max(m.globalLoadRequests, m.globalLoadSectors / 4) +
+                                  std::max(m.globalStoreRequests, m.globalStoreSectors / 4);
+  f.lsuWavefrontNs = (m.sharedWavefronts + globalWavefronts) * share / ghz;
+  const double sub = std::max(1u, d.subPartitions);
+  f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
+  f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
+  f.aluInstNs = std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions) * share / (sub * ghz);
+  const double warps = blocks * f.occupancy.warpsPerBlock;
+  const double rounds = f.occupancy.blocksPerSm
+                            ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))
+                            : blocks;
+  if (warps > 0) f.latencyRequests = m.globalLoadRequests / warps * rounds;
+  return f;
+}
+
+std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c) {
+  return {f.dramBytes * c.dramNsPerByte,         f.l2Bytes * c.l2NsPerByte,
+          f.storeSectors * c.storeNsPerSector,
+          f.lsuWavefrontNs * c.lsuCyclesPerWavefront, f.issueInstNs * c.issueCyclesPerInst,
+          f.fmaInstNs * c.fmaCyclesPerInst,           f.aluInstNs * c.aluCyclesPerInst,
+          f.latencyRequests * c.latencyNsPerRequest,  f.blocksOnBusiestSm * c.blockNs};
+}
+
+TimePrediction predict(const Features &f, const DeviceSpec &d) {
+  TimePrediction p;
+  p.occupancy = f.occupancy;
+  p.launchNs = d.coef.launchNs;
+  p.termsNs = limiterTerms(f, d.coef);
+  std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
+  p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";
+  p.durationNs = p.launchNs + p.termsNs[k];
+  p.dramBytes = f.dramBytes;
+  if (p.durationNs > 0) p.dramBytesPerSecond = p.dramBytes / (p.durationNs * 1e-9);
+  return p;
+}
+
+TimePrediction predict(const TimeInputs &in, const DeviceSpec &d) { return predict(features(in, d), d); }
+
+nlohmann::json toJson(const TimePrediction &p, const DeviceSpec &d) {
+  nlohmann::json terms = nlohmann::json::object();
+  for (std::size_t i = 0; i < kLimiterCount; ++i) terms[kLimiters[i]] = p.termsNs[i];
+  return {{"device", d.name},
+          {"predicted_ns", p.durationNs},
+          {"limiter", p.limiter},
+          {"launch_ns", p.launchNs},
+          {"terms_ns", terms},
+          {"dram_bytes", p.dramBytes},
+          {"dram_gbs", p.dramBytesPerSecond / 1e9},
+          {"occupancy",
+           {{"blocks_per_sm", p.occupancy.blocksPerSm},
+            {"warps_per_block", p.occupancy.warpsPerBlock},
+            {"limited_by", p.occupancy.limitedBy},
+            {"waves", p.occupancy.waves}}}};
+}
+
+} // namespace warplens::perf

@@ -1,0 +1,159 @@
+/// \file
+/// Time model pieces with hand-computed answers: occupancy limits, limiter choice, NNLS, device
+/// data errors, and the fit recovering coefficients that generated the data.
+#include "perf/DeviceSpec.h"
+#include "perf/TimeFit.h"
+#include "perf/TimeModel.h"
+
+#include <gtest/gtest.h>
+
+namespace warplens::perf {
+namespace {
+
+DeviceSpec h100() {
+  auto d = loadDevice("h100_sxm");
+  EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
+  return d.value();
+}
+
+LaunchShape shape(unsigned blocks, unsigned threads, unsigned regs, unsigned shared) {
+  LaunchShape s;
+  s.grid = {blocks, 1, 1};
+  s.block = {threads, 1, 1};
+  s.registersPerThread = regs;
+  s.staticSharedBytes = shared;
+  return s;
+}
+
+// 64 warps and 32 blocks per SM, 64K registers in 256-register warp units, 228 KiB shared.
+TEST(Occupancy, EachLimitByHand) {
+  const DeviceSpec d = h100();
+  // 256 threads = 8 warps: 64 / 8 = 8 blocks (warps); 16 registers: 64K / (16*32) = 128 warps.
+  auto o = occupancy(shape(1000, 256, 16, 0), d);
+  EXPECT_EQ(o.warpsPerBlock, 8u);
+  EXPECT_EQ(o.blocksPerSm, 8u);
+  EXPECT_EQ(o.limitedBy, "warps");
+  // 127 registers → 127*32 = 4064 → 4096 per warp → 16 warps → 2 blocks of 8 warps.
+  o = occupancy(shape(64, 256, 127, 16384), d);
+  EXPECT_EQ(o.blocksPerSm, 2u);
+  EXPECT_EQ(o.limitedBy, "registers");
+  // 32 threads, 8 registers: 32 blocks (the block limit), not 64 (warps).
+  o = occupancy(shape(1, 32, 8, 0), d);
+  EXPECT_EQ(o.blocksPerSm, 32u);
+  EXPECT_EQ(o.limitedBy, "blocks");
+  // 100 KiB of shared memory per block: 233472 / 102400 = 2 blocks.
+  o = occupancy(shape(264, 64, 16, 102400), d);
+  EXPECT_EQ(o.blocksPerSm, 2u);
+  EXPECT_EQ(o.limitedBy, "shared");
+  EXPECT_DOUBLE_EQ(o.waves, 264.0 / (2 * 132));
+}
+
+TEST(TimeModel, LargestLimiterWinsPlusLaunch) {
+  DeviceSpec d = h100();
+  d.coef = Coefficients{};
+  d.coef.launchNs = 1000;
+  d.coef.dramNsPerByte = 1.0 / 3000; // 3 TB/s
+  d.coef.blockNs = 80;
+  TimeInputs in;
+  in.shape = shape(132 * 8, 256, 16, 0); // 8 blocks on the busiest SM
+  in.mem.dramReadBytes = 30e6;            // 10000 ns
+  TimePrediction p = predict(in, d);
+  EXPECT_EQ(p.limiter, "dram");
+  EXPECT_NEAR(p.durationNs, 11000, 1e-6);
+  EXPECT_NEAR(p.termsNs[8], 640, 1e-9); // blocks: 8 x 80 ns
+  EXPECT_NEAR(p.dramBytesPerSecond, 30e6 / 11000e-9, 1);
+  in.mem.dramReadBytes = 0;
+  p = predict(in, d);
+  EXPECT_EQ(p.limiter, "launch"); // 640 ns of block launches < 1000 ns launch overhead
+}
+
+TEST(TimeModel, LatencyFeatureCountsRequestsPerWarpAndRounds) {
+  const DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 32, 16, 0); // one warp per SM, one round
+  in.mem.globalLoadRequests = 132 * 1000.0;
+  EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 1000.0);
+  in.shape = shape(132 * 64, 32, 16, 0); // 32 blocks resident per SM → 2 rounds
+  in.mem.globalLoadRequests = 132 * 64 * 10.0;
+  EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 20.0);
+}
+
+TEST(Nnls, MatchesHandSolution) {
+  // min ||A x - b||, x >= 0: the unconstrained solution (1, -1) violates x2 >= 0; the constrained
+  // one sets x2 = 0 and x1 = (a1 . b) / (a1 . a1) = 3 / 2.
+  Eigen::MatrixXd A(3, 2);
+  A << 1, 0, 1, 1, 0, 1;
+  Eigen::VectorXd b(3);
+  b << 1, 0, -1;
+  Eigen::VectorXd x = nnls(A, b);
+  EXPECT_NEAR(x(0), 0.5, 1e-12);
+  EXPECT_NEAR(x(1), 0.0, 1e-12);
+  A << 1, 0, 0, 1, 1, 1;
+  b << 2, 3, 5;
+  x = nnls(A, b);
+  EXPECT_NEAR(x(0), 2, 1e-9);
+  EXPECT_NEAR(x(1), 3, 1e-9);
+}
+
+TEST(TimeFit, RecoversGeneratingCoefficients) {
+  DeviceSpec truth = h100();
+  truth.coef = Coefficients{};
+  truth.coef.launchNs = 2000;
+  truth.coef.dramNsPerByte = 1.0 / 3200;
+  truth.coef.lsuCyclesPerWavefront = 1.0;
+  truth.coef.latencyNsPerRequest = 450;
+  truth.coef.blockNs = 80;
+  std::vector<FitSample> samples;
+  for (int i = 1; i <= 6; ++i) {
+    TimeInputs dram;
+    dram.shape = shape(1024, 256, 16, 0);
+    dram.mem.dramReadBytes = 1e7 * i;
+    TimeInputs shared;
+    shared.shape = shape(264, 1024, 29, 5120);
+    shared.mem.sharedWavefronts = 2e6 * i;
+    TimeInputs lat;
+    lat.shape = shape(132, 32 * i, 16, 0);
+    lat.mem.globalLoadRequests = 132.0 * i * 100;
+    TimeInputs blocks;
+    blocks.shape = shape(16384 * i, 128, 16, 0);
+    for (const auto &in : {dram, shared, lat, blocks}) {
+      Features f = features(in, truth);
+      samples.push_back({"s", f, predict(f, truth).durationNs});
+    }
+  }
+  DeviceSpec start = h100(); // datasheet start values
+  FitOutcome fit = fitCoefficients(samples, start);
+  EXPECT_TRUE(fit.converged);
+  EXPECT_NEAR(fit.coef.launchNs, 2000, 1);
+  EXPECT_NEAR(fit.coef.dramNsPerByte * 3200, 1.0, 1e-6);
+  EXPECT_NEAR(fit.coef.lsuCyclesPerWavefront, 1.0, 1e-6);
+  EXPECT_NEAR(fit.coef.latencyNsPerRequest, 450, 1e-3);
+  EXPECT_NEAR(fit.coef.blockNs, 80, 1e-3);
+  for (const auto &r : fit.rows) EXPECT_NEAR(r.relError(), 0.0, 1e-6) << r.name;
+}
+
+TEST(DeviceSpec, ErrorsNameTheKey) {
+  nlohmann::json j = toJson(h100());
+  j["coefficients"].erase("dramNsPerByte");
+  auto d = parseDevice(j, "x.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("coefficients.dramNsPerByte"), std::string::npos);
+  j = toJson(h100());
+  j["sms"] = -3;
+  d = parseDevice(j, "x.json");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.error().message.find("'sms'"), std::string::npos);
+  auto unknown = loadDevice("a100");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("h200"), std::string::npos); // lists the known ones
+}
+
+TEST(DeviceSpec, H100AndH200DifferInDramOnly) {
+  auto a = loadDevice("h100_sxm"), b = loadDevice("h200");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->sms, b->sms);
+  EXPECT_LT(a->dramPeakBytesPerSecond, b->dramPeakBytesPerSecond);
+}
+
+} // namespace
+} // namespace warplens::perf
