@@ -57,6 +57,9 @@ std::map<std::string, double> totalsFromInstructions(
       if (sp == "global") {
         m["smsp__sass_sectors_mem_global.sum"] += r.sectors;
         m["smsp__sass_sectors_mem_global_ideal.sum"] += r.sectorsIdeal;
+        // LDGSTS: a global read whose shared write has wavefronts; the SASS metric counts them.
+        m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;
+        m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum"] += r.wavefrontsIdeal;
       }
     } else if (r.space == "shared") {
       // Two truths (arch/CALIBRATION.md): the l1tex__ hardware counters follow the hardware

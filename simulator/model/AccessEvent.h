@@ -44,6 +44,9 @@ struct AccessEvent {
   /// (the shared-memory write of an LDGSTS after its global read): models add its costs, but
   /// listeners that count executions or threads do not count it again.
   bool companion = false;
+  /// Shared events: the instruction takes at least this many wavefronts whatever the banks say
+  /// (LDGSTS writes shared memory once per 128-byte global line it read; H100-measured).
+  std::uint8_t minWavefronts = 0;
 };
 
 /// Receives access events. Models, statistics and trace writers implement this.

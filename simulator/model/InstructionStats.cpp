@@ -72,6 +72,7 @@ void StatsCollector::onAccess(const AccessEvent &e) {
   }
   case Space::Shared: {
     SharedCost c = shared_.cost(e);
+    if (c.wavefronts < e.minWavefronts) c.wavefronts = e.minWavefronts; // AccessEvent::minWavefronts
     s.wavefronts += c.wavefronts;
     s.wavefrontsIdeal += c.wavefrontsIdeal;
     s.wavefrontsConflictFree += c.wavefrontsConflictFree;

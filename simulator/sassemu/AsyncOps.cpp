@@ -21,6 +21,7 @@
 /// not succeed yields the warp (Exec::yield) so the block's other warps can arrive.
 #include "sassemu/Exec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -42,8 +43,25 @@ std::uint8_t *sharedPtr(Exec &x, const Instr &in, unsigned lane, U64 addr, unsig
   return x.resolve(in, lane, addr, bytes, sp, ev);
 }
 
+/// mbarrier instructions execute as shared-memory instructions with no wavefronts (H100 SASS
+/// metrics: executed counted, 0 wavefronts): one event with no active lanes.
+void emitSync(Exec &x, const Instr &in) {
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.space = model::Space::Shared;
+  e.op = model::Op::Atomic;
+  e.widthBytes = in.width;
+  e.active = LaneMask{0u};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  e.minWavefronts = 0;
+  if (x.listener) x.listener->onAccess(e);
+}
+
 std::int64_t &txOf(Exec &x, U32 offset) {
-  if (x.mbarBlock != x.blockLinear) x.mbarTx.clear(), x.mbarBlock = x.blockLinear;
+  if (x.mbarBlock != x.blockLinear) x.mbarTx.clear(), x.mbarWaits.clear(), x.mbarBlock = x.blockLinear;
   for (auto &[off, tx] : x.mbarTx)
     if (off == offset) return tx;
   x.mbarTx.emplace_back(offset, 0);
@@ -68,6 +86,7 @@ void maybeComplete(Exec &x, std::uint8_t *p, U32 offset) {
 /// SYNCS.ARRIVE.TRANS64[.RED][.A1T0|.A0T1] Rd, [addr], Rtx: per active lane, in lane order,
 /// `arrivals` arrivals and a transaction-count change; Rd:Rd+1 receive the word before it.
 void hArrive(Exec &x, const Instr &in, U32 m) {
+  emitSync(x, in);
   const Operand &d = in.ops[0], &mem = in.ops[1];
   U64 addr[32];
   addressOf(x, mem, addr);
@@ -96,6 +115,7 @@ void hArrive(Exec &x, const Instr &in, U32 m) {
 /// ARRIVES.LDGSTSBAR.64[.TRANSCNT] [addr]: the lane's earlier LDGSTS are complete (they are, at
 /// once): .TRANSCNT takes one transaction off, the plain form counts as an arrival.
 void hLdgstsBar(Exec &x, const Instr &in, U32 m) {
+  emitSync(x, in);
   U64 addr[32];
   addressOf(x, in.ops[0], addr);
   for (unsigned l = 0; l < 32; ++l) {
@@ -118,6 +138,7 @@ void hLdgstsBar(Exec &x, const Instr &in, U32 m) {
 
 /// SYNCS.EXCH.64 Rd|URZ, [addr], Rs|URs: mbarrier.init (the word written whole).
 void hExch(Exec &x, const Instr &in, U32 m) {
+  emitSync(x, in);
   U64 addr[32], v[32];
   addressOf(x, in.ops[1], addr);
   x.fetch64(in.ops[2], m, v, in, false);
@@ -134,8 +155,8 @@ void hExch(Exec &x, const Instr &in, U32 m) {
 }
 
 /// SYNCS.PHASECHK.TRANS64[.TRYWAIT] Pd, [addr], Rphase: true where the phase whose parity is
-/// bit 31 of Rphase (a token's high word, or parity << 31) has completed.
-void hPhaseChk(Exec &x, const Instr &in, U32 m) {
+/// bit 31 of Rphase (a token's high word, or parity << 31) has completed. Returns the lanes done.
+U32 phaseDone(Exec &x, const Instr &in, U32 m) {
   U64 addr[32];
   addressOf(x, in.ops[1], addr);
   U32 ph[32];
@@ -144,20 +165,52 @@ void hPhaseChk(Exec &x, const Instr &in, U32 m) {
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
     std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
-    if (!p) return;
+    if (!p) return 0;
     U32 hi;
     std::memcpy(&hi, p + 4, 4);
     if ((hi >> 31) != (ph[l] >> 31)) done |= 1u << l;
   }
-  x.writePred(in.ops[0], m, done);
-  if ((done & m) != m) {
-    x.yield = true;
-    if (++x.spins > kSpinLimit) {
-      unsigned l = unsigned(std::countr_zero(m & ~done));
-      x.fail("mbarrier wait never completes (every warp of the block waits; deadlock) by thread " + x.threadOf(l) +
-             " block " + x.blockStr() + ", " + x.prog->where(in));
-    }
+  return done;
+}
+
+void spin(Exec &x, const Instr &in, U32 waiting) {
+  x.yield = true;
+  if (++x.spins > kSpinLimit) {
+    unsigned l = unsigned(std::countr_zero(waiting));
+    x.fail("mbarrier wait never completes (every warp of the block waits; deadlock) by thread " + x.threadOf(l) +
+           " block " + x.blockStr() + ", " + x.prog->where(in));
   }
+}
+
+/// test_wait (no .TRYWAIT): answers at once; a warp that is not done yields before going on.
+void hPhaseChk(Exec &x, const Instr &in, U32 m) {
+  emitSync(x, in);
+  U32 done = phaseDone(x, in, m);
+  x.writePred(in.ops[0], m, done);
+  if ((done & m) != m) spin(x, in, m & ~done);
+}
+
+/// try_wait (.TRYWAIT, a control instruction here): the hardware suspends the warp until the
+/// phase completes (up to a time limit the engine does not model), so the spin loop ptxas puts
+/// behind it is not entered: the warp stays on this instruction, yielding, and the instruction
+/// counts one execution.
+void hTryWait(Exec &x, const Instr &in, U32 m) {
+  U32 lanes = m & (in.guard.kind == OpKind::None ? ~0u : x.predMask(in.guard));
+  if (x.mbarBlock != x.blockLinear) x.mbarTx.clear(), x.mbarWaits.clear(), x.mbarBlock = x.blockLinear;
+  std::uint64_t key = std::uint64_t(x.w->index) << 32 | x.g->pc;
+  auto it = std::find(x.mbarWaits.begin(), x.mbarWaits.end(), key);
+  bool again = it != x.mbarWaits.end();
+  U32 done = lanes ? phaseDone(x, in, lanes) : 0;
+  if (x.failed) return;
+  if ((done & lanes) != lanes) {
+    if (!again) emitSync(x, in), x.mbarWaits.push_back(key);
+    spin(x, in, lanes & ~done);
+    return; // the pc stays: the warp retries this instruction when it runs again
+  }
+  if (again) x.mbarWaits.erase(it);
+  else emitSync(x, in);
+  x.writePred(in.ops[0], lanes, done);
+  ++x.g->pc;
 }
 
 /// LDGSTS[.E][.BYPASS][.LTC128B][.64|.128] [shared], [global]: cp.async of 4, 8 or 16 bytes.
@@ -176,6 +229,9 @@ void hLdgsts(Exec &x, const Instr &in, U32 m) {
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
+  e.minWavefronts = 0;
+  U64 lines[32];
+  unsigned nLines = 0;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
     model::Space sp = model::Space::Global;
@@ -183,21 +239,27 @@ void hLdgsts(Exec &x, const Instr &in, U32 m) {
     from[l] = x.resolve(in, l, src[l], in.width, sp, ev);
     if (!from[l]) return;
     e.addr[l] = ByteAddress{ev};
+    U64 line = ev >> 7;
+    bool seen = false;
+    for (unsigned k = 0; k < nLines && !seen; ++k) seen = lines[k] == line;
+    if (!seen) lines[nLines++] = line;
   }
   if (x.listener) x.listener->onAccess(e);
   e.space = model::Space::Shared;
   e.op = model::Op::Store;
   e.companion = true;
+  e.minWavefronts = static_cast<std::uint8_t>(nLines); // one shared write per global line
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
     model::Space sp = model::Space::Shared;
     U64 ev = 0;
     to[l] = x.resolve(in, l, dst[l], in.width, sp, ev);
-    if (!to[l]) { e.companion = false; return; }
+    if (!to[l]) { e.companion = false, e.minWavefronts = 0; return; }
     e.addr[l] = ByteAddress{ev};
   }
   if (x.listener) x.listener->onAccess(e);
   e.companion = false;
+  e.minWavefronts = 0;
   for (unsigned l = 0; l < 32; ++l)
     if (m >> l & 1) std::memcpy(to[l], from[l], in.width);
 }
@@ -208,6 +270,12 @@ void hNone(Exec &, const Instr &, U32) {}
 
 std::string selectAsync(Instr &in) {
   const std::string &b = in.base;
+  if (b == "SYNCS" || b == "ARRIVES") { // shared-memory instructions as the probe's listing files them
+    in.space = model::Space::Shared;
+    in.memOp = model::Op::Atomic;
+    in.width = hasMod(in, "64") ? 8 : 4;
+    in.emit = true;
+  }
   if (b == "LDGSTS") {
     if (in.ops.size() != 2 || in.ops[0].kind != OpKind::Mem || in.ops[1].kind != OpKind::Mem)
       return "LDGSTS form with " + std::to_string(in.ops.size()) + " operands (zero-fill / ignore-src) is not supported";
@@ -240,7 +308,8 @@ std::string selectAsync(Instr &in) {
     }
     if (hasMod(in, "PHASECHK") && hasMod(in, "TRANS64") && in.ops.size() == 3 && mem(1) &&
         in.ops[0].kind == OpKind::Pred) {
-      in.fn = hPhaseChk;
+      if (hasMod(in, "TRYWAIT")) in.control = true, in.fn = hTryWait;
+      else in.fn = hPhaseChk;
       return {};
     }
     return "SYNCS form '" + in.opcode + "' is not supported";

@@ -214,6 +214,7 @@ private:
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
         in.fn(x_, in, m);
+        if (x_.yield) { x_.yield = false, yielded_ = true; break; } // an mbarrier try_wait waits
         g = pick(w);
         continue;
       }

@@ -90,6 +90,7 @@ struct Exec {
   std::uint64_t spins = 0;       ///< failed mbarrier waits since a phase last completed
   std::vector<std::pair<std::uint32_t, std::int64_t>> mbarTx; ///< mbarrier transaction counts (AsyncOps.cpp)
   std::uint32_t mbarBlock = ~0u; ///< the block mbarTx belongs to
+  std::vector<std::uint64_t> mbarWaits; ///< warp << 32 | pc of mbarrier try_waits under way
 
   void fail(std::string message) {
     if (!failed) failed = true, error = std::move(message);
