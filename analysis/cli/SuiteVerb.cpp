@@ -50,7 +50,9 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
            "                      [--json FILE] [--html FILE]\n\n"
            "Analyzes every launch of SUITE.json ({\"launches\": [...]}) offline. JSON output is\n"
            "{\"launches\": [...]} in suite order, ready for `warplens compare`. Per-launch wall time\n"
-           "goes to stderr. Exit status: 0 ok, 1 a functional check failed, 2 bad input.\n\n"
+           "goes to stderr. A launch that cannot be analyzed is reported with its error (JSON\n"
+           "\"error\") and the others keep their results.\n"
+           "Exit status: 0 ok, 1 a functional check failed, 2 bad input or a launch not analyzed.\n\n"
         << desc;
     return 0;
   }
