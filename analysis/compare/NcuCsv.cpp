@@ -302,7 +302,9 @@ Expected<std::vector<launch::LaunchResult>> parseNcuRawCsv(const std::string &te
 Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::string &file) {
   WL_CHECK(checkCsvSize(text, file));
   const auto rows = parseCsv(text);
-  std::set<std::string> seenPages; // JSON of each kept launch: duplicates found in O(log n)
+  // Each kept launch as JSON: duplicates found in O(log n) comparisons. (Compared as values, not
+  // dumped: dump() throws on the invalid UTF-8 a CSV cell may hold.)
+  std::set<nlohmann::json> seenPages;
   MeasuredInput in;
   in.format = "ncu-source-csv";
   std::string pendingKernel;
@@ -328,7 +330,7 @@ Expected<MeasuredInput> parseNcuSourceCsv(const std::string &text, const std::st
     }
     inBlock = false;
     // ncu may print a kernel's page twice; keep one copy.
-    if (!seenPages.insert(launch::toJson(L).dump()).second) in.launches.pop_back();
+    if (!seenPages.insert(launch::toJson(L)).second) in.launches.pop_back();
   };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto &r = rows[i];
