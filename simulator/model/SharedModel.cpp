@@ -244,17 +244,23 @@ std::uint32_t SharedModel::sourceViewWavefronts(const AccessEvent &event, unsign
   // Fast path: the hardware packed the warp and no packed phase has a conflict: the source view
   // agrees (the warp-wide pair condition implies each phase's).
   if (hwPacked && hwWavefronts == phasesWithLanes(mask, o.packed)) return hwWavefronts;
+  auto phasePairs = [&](std::uint32_t lanes) {
+    for (std::uint32_t xs = o.packXors; xs; xs &= xs - 1)
+      if (pairsAgree(event, lanes, unsigned(std::countr_zero(xs)))) return true;
+    return false;
+  };
+  if (!hwPacked) { // no phase packs on its own either: the plain phases are the hardware's
+    bool any = false;
+    for (unsigned p = 0; p < o.packed.numPhases && o.svPackPerPhase && !any; ++p)
+      if (const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p]) any = phasePairs(lanes);
+    if (!any) return hwWavefronts;
+  }
   std::uint32_t total = 0;
   bool packedConflict = false, phasePacked = false;
   for (unsigned p = 0; p < o.packed.numPhases; ++p) {
     const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p];
     if (!lanes) continue;
-    bool pairs = hwPacked;
-    if (o.svPackPerPhase) {
-      pairs = false;
-      for (std::uint32_t xs = o.packXors; xs && !pairs; xs &= xs - 1)
-        pairs = pairsAgree(event, lanes, unsigned(std::countr_zero(xs)));
-    }
+    const bool pairs = o.svPackPerPhase ? phasePairs(lanes) : hwPacked;
     if (pairs) {
       const unsigned c = phaseCost(event, lanes, width);
       if (!o.svPackOnlyConflictFree || c <= 1) {
