@@ -1,5 +1,5 @@
 /// \file
-/// Modern corpus, warp intrinsics (issue 9): redux.sync (REDUX), match.any/all (MATCH), __ffs /
+/// Modern corpus, warp intrinsics (issue 9): __syncthreads_count/and/or (BAR.RED), redux.sync (REDUX), match.any/all (MATCH), __ffs /
 /// __clz / __popc / __brev (FLO, POPC, BREV), activemask (VOTE), cooperative-groups tiles with
 /// shuffles, and warp-aggregated atomics. Launch specs: modern.json.
 #include <cooperative_groups.h>
@@ -83,5 +83,23 @@ __global__ void warpAggHistogram(unsigned *bins, const unsigned *in, int n) {
   if ((threadIdx.x & 31) == leader) atomicAdd(&bins[b], __popc(peers));
 }
 
+
+// Block 256: __syncthreads_count / _and / _or (BAR.RED.POPC/AND/OR + B2R.RESULT) checked against
+// the same reductions done with shared-memory atomics: out == in when they agree.
+__global__ void syncthreadsCount(int *out, const int *in) {
+  __shared__ __align__(16) int red[4]; // count, any negative, any 7 (16 bytes: ptxas reads them as one LDS.128)
+  int &cnt = red[0], &anyNeg = red[1], &any7 = red[2];
+  if (threadIdx.x == 0) cnt = 0, anyNeg = 0, any7 = 0;
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  atomicAdd(&cnt, v & 1);
+  if (v < 0) atomicOr(&anyNeg, 1);
+  if (v == 7) atomicOr(&any7, 1);
+  int c = __syncthreads_count(v & 1);
+  int a = __syncthreads_and(v >= 0);
+  int o = __syncthreads_or(v == 7);
+  out[i] = v + (c - cnt) + (a - (anyNeg ? 0 : 1)) + (o - any7);
+}
 
 } // extern "C"

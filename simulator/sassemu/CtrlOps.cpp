@@ -211,7 +211,8 @@ std::string selectControl(Instr &in) {
   }
   if (b == "WARPSYNC") { in.fn = hWarpsync; return {}; }
   if (b == "BAR") {
-    if (hasMod(in, "RED") || hasMod(in, "SCAN")) return "BAR.RED (__syncthreads_count/and/or) is not supported";
+    if (hasMod(in, "RED")) return selectWarpControl(in); // WarpOps.cpp (__syncthreads_count/and/or)
+    if (hasMod(in, "SCAN")) return "BAR.SCAN is not supported";
     if (hasMod(in, "ARV")) { in.fn = hNop; return {}; }
     in.fn = hBar;
     return {};

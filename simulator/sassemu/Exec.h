@@ -8,6 +8,7 @@
 #include "sassemu/Instr.h"
 #include "model/AccessEvent.h"
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -91,6 +92,11 @@ struct Exec {
   std::vector<std::pair<std::uint32_t, std::int64_t>> mbarTx; ///< mbarrier transaction counts (AsyncOps.cpp)
   std::uint32_t mbarBlock = ~0u; ///< the block mbarTx belongs to
   std::vector<std::uint64_t> mbarWaits; ///< warp << 32 | pc of mbarrier try_waits under way
+  /// BAR.RED (WarpOps.cpp): per warp of the block the number of reductions it joined, and per
+  /// reduction {op, true lanes, lanes}; B2R.RESULT reads its warp's latest.
+  std::vector<std::uint32_t> barRedGen;
+  std::vector<std::array<std::uint32_t, 3>> barRedAcc;
+  std::uint32_t barRedBlock = ~0u;
 
   void fail(std::string message) {
     if (!failed) failed = true, error = std::move(message);

@@ -49,7 +49,7 @@ Selector selectorFor(const std::string &base) {
       // asynchronous copies and mbarriers
       {"LDGSTS", selectAsync}, {"LDGDEPBAR", selectAsync}, {"SYNCS", selectAsync}, {"ARRIVES", selectAsync},
       // warp collectives
-      {"REDUX", selectWarp}, {"MATCH", selectWarp}, {"ENDCOLLECTIVE", selectWarp},
+      {"REDUX", selectWarp}, {"MATCH", selectWarp}, {"ENDCOLLECTIVE", selectWarp}, {"B2R", selectWarp},
       // tensor cores and packed half conversions
       {"HMMA", selectTensor}, {"LDSM", selectTensor}, {"MOVM", selectTensor}, {"F2FP", selectTensor},
       // device-side diagnostics

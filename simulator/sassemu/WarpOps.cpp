@@ -1,7 +1,7 @@
 /// \file
 /// Warp-collective family of the SASS engine: REDUX (redux.sync: SUM, MIN, MAX, AND, OR, XOR,
 /// signed with .S32) into a uniform register, MATCH.ANY / MATCH.ALL (match.sync, 32 and 64
-/// bit), BRA.DIV (the converged-warp test in front of cooperative-groups collectives) and the
+/// bit), BAR.RED + B2R.RESULT (__syncthreads_count/and/or), BRA.DIV (the converged-warp test in front of cooperative-groups collectives) and the
 /// divergent slow path it guards (WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE), which is reported as
 /// unsupported when a warp actually takes it. The executing lanes are the SIMT group's lanes
 /// after the guard: ptxas only reaches these instructions with the member mask converged.
@@ -97,6 +97,52 @@ void hCollective(Exec &x, const Instr &in, U32 m) {
          x.blockStr() + ", " + x.prog->where(in));
 }
 
+enum BarRed : U32 { kPopc, kBarAnd, kBarOr };
+
+/// Block-level state of BAR.RED for the current block (reset when the block changes).
+void barRedReset(Exec &x) {
+  if (x.barRedBlock == x.blockLinear) return;
+  x.barRedBlock = x.blockLinear;
+  x.barRedGen.clear();
+  x.barRedAcc.clear();
+}
+
+/// BAR.RED.{POPC,AND,OR}[.DEFER_BLOCKING] 0x0, [!]Pp: the block barrier that also reduces the
+/// predicate over the block's arriving threads (__syncthreads_count/and/or). The n-th BAR.RED
+/// a warp executes joins the block's n-th reduction.
+void hBarRed(Exec &x, const Instr &in, U32 m) {
+  barRedReset(x);
+  unsigned w = x.w->index;
+  if (x.barRedGen.size() <= w) x.barRedGen.resize(w + 1, 0);
+  U32 gen = x.barRedGen[w]++;
+  if (x.barRedAcc.size() <= gen) x.barRedAcc.resize(gen + 1, {0, 0, 0});
+  U32 pred = in.ops.size() > 1 ? x.predMask(in.ops[1]) : ~0u;
+  auto &acc = x.barRedAcc[gen];
+  acc[0] = in.sub;
+  acc[1] += unsigned(std::popcount(m & pred));
+  acc[2] += unsigned(std::popcount(m));
+  Group &g = *x.g;
+  ++g.pc;
+  g.state = GroupState::BlockBarrier;
+  x.regroup = true;
+}
+
+/// B2R.RESULT Rd[, Pd]: the result of the warp's latest BAR.RED (count, or 1/0 for AND/OR).
+void hB2r(Exec &x, const Instr &in, U32 m) {
+  barRedReset(x);
+  unsigned w = x.w->index;
+  if (x.barRedGen.size() <= w || x.barRedGen[w] == 0) {
+    x.fail("B2R.RESULT without a preceding BAR.RED in " + x.prog->where(in));
+    return;
+  }
+  const auto &acc = x.barRedAcc[x.barRedGen[w] - 1];
+  U32 r = acc[0] == kPopc ? acc[1] : acc[0] == kBarAnd ? U32(acc[1] == acc[2]) : U32(acc[1] > 0);
+  U32 d[32];
+  for (int l = 0; l < 32; ++l) d[l] = r;
+  x.write(in.ops[0], m, d);
+  if (in.ops.size() > 1 && in.ops[1].kind == OpKind::Pred) x.writePred(in.ops[1], m, r ? ~0u : 0u);
+}
+
 } // namespace
 
 std::string selectWarp(Instr &in) {
@@ -119,6 +165,11 @@ std::string selectWarp(Instr &in) {
     return "MATCH form '" + in.opcode + "' is not supported";
   }
   if (b == "ENDCOLLECTIVE") { in.control = true; in.fn = hCollective; return {}; }
+  if (b == "B2R") {
+    if (!hasMod(in, "RESULT") || in.ops.empty()) return "B2R form '" + in.opcode + "' is not supported";
+    in.fn = hB2r;
+    return {};
+  }
   return "not a warp-collective opcode";
 }
 
@@ -133,6 +184,17 @@ std::string selectWarpControl(Instr &in) {
     return {};
   }
   if (in.base == "WARPSYNC" && hasMod(in, "COLLECTIVE")) { in.fn = hCollective; return {}; }
+  if (in.base == "BAR" && hasMod(in, "RED")) {
+    if (hasMod(in, "POPC")) in.sub = kPopc;
+    else if (hasMod(in, "AND")) in.sub = kBarAnd;
+    else if (hasMod(in, "OR")) in.sub = kBarOr;
+    else return "BAR.RED form '" + in.opcode + "' is not supported";
+    if (in.ops.empty() || in.ops[0].kind != OpKind::Imm || in.ops[0].imm != 0)
+      return "BAR.RED on a named barrier other than 0 is not supported";
+    if (in.ops.size() > 1 && in.ops[1].kind != OpKind::Pred) return "BAR.RED predicate operand expected";
+    in.fn = hBarRed;
+    return {};
+  }
   return "not a warp-collective control form";
 }
 
