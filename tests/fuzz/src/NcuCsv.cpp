@@ -4,6 +4,7 @@
 #include "FuzzTargets.h"
 
 #include "analysis/compare/NcuCsv.h"
+#include "launch/Result.h"
 
 #include <string>
 
@@ -17,6 +18,10 @@ int ncuCsv(const std::uint8_t *data, std::size_t size) {
   if (!raw && raw.error().message.rfind("fuzz.csv", 0) != 0) violated("ncu_csv", raw.error().message);
   auto src = analysis::parseNcuSourceCsv(text, "fuzz.csv");
   if (!src && src.error().message.rfind("fuzz.csv", 0) != 0) violated("ncu_csv", src.error().message);
+  // Whatever was read must be writable: dump() throws on invalid UTF-8 (a crash of
+  // `warplens compare --format json` before the cells were cleaned).
+  if (raw) (void)launch::toJson(*raw).dump();
+  if (src) (void)launch::toJson(src->launches).dump();
   if (!text.empty() && text[0] != '{') {
     auto any = analysis::parseMeasured(text, "fuzz.csv");
     if (!any && any.error().message.rfind("fuzz.csv", 0) != 0) violated("ncu_csv", any.error().message);
