@@ -3,10 +3,13 @@
 /// pipeline; prints per-instruction predictions as text, JSON or HTML.
 #include "analysis/Pipeline.h"
 #include "analysis/cli/Verbs.h"
+#include "analysis/views/ReportBuilder.h"
+#include "arch/ArchSpec.h"
 
 #include <boost/program_options.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -165,7 +168,8 @@ Expected<std::vector<launch::LaunchSpec>> launchSpecs(const LaunchCommand &c) {
 int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
   LaunchCommand launchCmd;
-  std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath;
+  std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath, htmlOut,
+      measuredPath;
   unsigned threads = 0;
   desc.add_options()("help,h", "this help");
   addLaunchOptions(desc, launchCmd);
@@ -177,6 +181,9 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
       ("format", po::value(&format), "text | json | html")
       ("output,o", po::value(&output), "write here instead of stdout")
+      ("html", po::value(&htmlOut), "also write the HTML report to this file")
+      ("measured", po::value(&measuredPath),
+       "HTML report: add measured columns and verdicts from this probe JSON or ncu CSV")
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
       ("trace", po::value(&tracePath),
        "also write the access events the models see (after SASS grouping, with SASS site ids; "
@@ -198,7 +205,8 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
            "                        [--arg SPEC]... [--check JSON]\n"
            "       warplens analyze --spec FILE.json [--name LAUNCH]\n"
            "       common: [--sass auto|FILE|none] [--arch sm_90] [--format text|json|html]\n"
-           "               [-o FILE] [--threads N] [--trace FILE.wlt]\n\n"
+           "               [-o FILE] [--threads N] [--trace FILE.wlt]\n"
+           "               [--html FILE] [--measured FILE]\n\n"
            "Emulates the launch and predicts, per memory instruction, requests, 32-byte sectors,\n"
            "ideal sectors, shared wavefronts and conflict ways (Nsight Compute metric names).\n"
            "--trace records the warp accesses (one worker); `warplens replay FILE.wlt` then\n"
@@ -214,6 +222,11 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   if (format != "text" && format != "json" && format != "html")
     return fail(Error{"--format: unknown format '" + format + "' (expected text, json or html)"});
 
+  const bool html = format == "html" || !htmlOut.empty();
+  if (!measuredPath.empty() && !html)
+    return fail(Error{"--measured '" + measuredPath +
+                      "': only the HTML report uses it; add --html FILE or --format html "
+                      "(or use warplens compare)"});
   auto specs = launchSpecs(launchCmd);
   if (!specs) return fail(specs.error());
   if (!tracePath.empty() && specs->size() > 1)
@@ -228,12 +241,36 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.tracePath = tracePath;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;
+  analysis::Report report;
+  report.title = "warplens report: " + (launchCmd.spec.empty() ? launchCmd.input : launchCmd.spec);
+  report.command = "warplens analyze " + (launchCmd.spec.empty() ? launchCmd.input : launchCmd.spec);
+  std::optional<arch::ArchSpec> archSpec;
+  if (html) {
+    auto a = arch::loadArch(arch);
+    if (!a) return fail(Error{"--arch: " + a.error().message});
+    archSpec = std::move(*a);
+  }
+  std::vector<std::string> sourceDirs;
   for (const auto &s : *specs) {
-    auto r = pipeline.analyze(s);
+    analysis::RunDetail detail;
+    detail.wantWorst = html; // the report draws the costliest warp of costly instructions
+    auto r = pipeline.analyze(s, &detail);
     if (!r) return fail(r.error());
+    if (html) {
+      report.launches.push_back(analysis::reportLaunch(*r, &detail, &s, &*archSpec));
+      sourceDirs.push_back(std::filesystem::path(s.source).parent_path().string());
+    }
     results.push_back(std::move(*r));
   }
-  auto text = analysis::renderResults(results, format);
+  std::string page;
+  if (html) {
+    auto p = analysis::renderReportPage(std::move(report), measuredPath, sourceDirs);
+    if (!p) return fail(p.error());
+    page = std::move(*p);
+    if (!htmlOut.empty())
+      if (auto w = analysis::writeOutput(page, htmlOut, out); !w) return fail(w.error());
+  }
+  auto text = format == "html" ? Expected<std::string>(page) : analysis::renderResults(results, format);
   if (!text) return fail(text.error());
   if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
   int status = 0;

@@ -56,6 +56,7 @@ examples:
   warplens compare predicted.json validation/h200/measured_seeds.json
   warplens compare predicted.json ncu_source.csv --only transpose_naive_f32_2048
   warplens compare p.json m.json --tolerance 'l1tex__data_*=0.10' --format markdown -o table.md
+  warplens compare predicted.json measured.json --html report.html
 
 exit status: 0 everything within tolerance, 1 any mismatch, 2 bad input (file and key named)
 )";
@@ -94,9 +95,6 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
        "(executed, sectors, ...) or a prefix ending in '*'; repeatable; longest match wins")
       ("format", po::value<std::string>()->default_value("text"), "text | json | markdown")
       ("only", po::value<std::string>(), "compare only the launch with this name")
-      ("time-share", po::value<double>(),
-       "fail unless at least this share (0..1) of the launches' gpu__time_duration.sum is within "
-       "15% (durations are otherwise informational per launch)")
       ("time-share", po::value<double>(),
        "fail unless at least this share (0..1) of the launches' gpu__time_duration.sum is within "
        "15% (durations are otherwise informational per launch)")
@@ -198,6 +196,27 @@ int compareMain(const Args &args, std::ostream &out, std::ostream &err) {
     err << "warplens compare: no launch of " << files[0] << " matches one in " << files[1]
         << " (by name or kernel)\n";
     return 2;
+  }
+  if (vm.count("html")) {
+    const std::string path = vm["html"].as<std::string>();
+    analysis::Report page;
+    page.title = "warplens report: " + std::filesystem::path(files[0]).filename().string() +
+                 " vs " + std::filesystem::path(files[1]).filename().string();
+    page.command = "warplens compare " + files[0] + " " + files[1];
+    page.diagrams = false;
+    page.notes.push_back("no diagrams: the costliest warps need the analysis itself "
+                         "(warplens suite SUITE --html FILE --measured MEASURED draws them)");
+    for (const auto &p : *predicted)
+      if (opt.only.empty() || p.name == opt.only)
+        page.launches.push_back(analysis::reportLaunch(p, nullptr, nullptr, nullptr));
+    analysis::addMeasurements(page, *measured, files[1]);
+    analysis::addSources(page, {std::filesystem::path(files[0]).parent_path().string()});
+    const std::string html = analysis::renderReportHtml(page);
+    std::ofstream f(path, std::ios::binary);
+    if (!f || !(f << html)) {
+      err << "warplens compare: --html " << path << ": cannot write\n";
+      return 2;
+    }
   }
   std::string text;
   if (format == "json") text = analysis::compareToJson(report).dump(2) + "\n";

@@ -3,11 +3,16 @@
 /// per-launch wall time and check outcome on stderr, results (text, JSON or HTML) on stdout or -o.
 #include "analysis/Pipeline.h"
 #include "analysis/cli/Verbs.h"
+#include "analysis/views/ReportBuilder.h"
+#include "arch/ArchSpec.h"
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <sstream>
@@ -18,7 +23,8 @@ namespace po = boost::program_options;
 
 int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::string suite, sass = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut;
+  std::string suite, sass = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut,
+      measuredPath;
   std::vector<std::string> only;
   unsigned threads = 0;
   std::string deviceName; // --device (time model)
@@ -33,6 +39,8 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
       ("threads", po::value(&threads), "emulator worker threads (0 = all cores)")
       ("json", po::value(&jsonOut), "also write the JSON results to this file")
       ("html", po::value(&htmlOut), "also write the HTML report to this file")
+      ("measured", po::value(&measuredPath),
+       "HTML report: add measured columns and verdicts from this probe JSON or ncu CSV")
       ("suite", po::value(&suite), "the suite JSON");
   po::positional_options_description pos;
   pos.add("suite", 1);
@@ -47,11 +55,15 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   if (vm.count("help")) {
     out << "usage: warplens suite SUITE.json [--only NAME]... [--sass auto|none] [--arch sm_90]\n"
            "                      [--format text|json|html] [-o predicted.json] [--threads N]\n"
-           "                      [--json FILE] [--html FILE]\n\n"
+           "                      [--json FILE] [--html FILE] [--measured FILE]\n\n"
            "Analyzes every launch of SUITE.json ({\"launches\": [...]}) offline. JSON output is\n"
            "{\"launches\": [...]} in suite order, ready for `warplens compare`. Per-launch wall time\n"
            "goes to stderr. A launch that cannot be analyzed is reported with its error (JSON\n"
            "\"error\") and the others keep their results.\n"
+           "The HTML report (--html FILE or --format html) ranks launches and instructions by\n"
+           "waste, shows the source with per-line heat, the costliest warp of each costly\n"
+           "instruction and, with --measured FILE (warplens probe JSON or an ncu CSV), measured\n"
+           "columns and verdicts.\n"
            "Exit status: 0 ok, 1 a functional check failed, 2 bad input or a launch not analyzed.\n\n"
         << desc;
     return 0;
@@ -65,6 +77,11 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
     return fail(Error{"--format: unknown format '" + format + "' (expected text, json or html)"});
   if (sass != "auto" && sass != "none")
     return fail(Error{"--sass: '" + sass + "' (a suite takes auto or none)"});
+  const bool html = format == "html" || !htmlOut.empty();
+  if (!measuredPath.empty() && !html)
+    return fail(Error{"--measured '" + measuredPath +
+                      "': only the HTML report uses it; add --html FILE or --format html "
+                      "(or use warplens compare)"});
   auto loaded = launch::loadSpecFile(suite);
   if (!loaded) return fail(loaded.error());
 
@@ -95,11 +112,23 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;
+  analysis::Report report;
+  report.title = "warplens report: " + std::filesystem::path(suite).filename().string();
+  report.command = "warplens suite " + suite;
+  std::vector<std::string> sourceDirs;
+  std::optional<arch::ArchSpec> archSpec;
+  if (html) {
+    auto a = arch::loadArch(arch);
+    if (!a) return fail(Error{"--arch: " + a.error().message});
+    archSpec = std::move(*a);
+  }
   int failedChecks = 0, failedLaunches = 0;
   auto total0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto t0 = std::chrono::steady_clock::now();
-    auto r = pipeline.analyze(*specs[i]);
+    analysis::RunDetail detail;
+    detail.wantWorst = html; // the report draws the costliest warp of costly instructions
+    auto r = pipeline.analyze(*specs[i], &detail);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r) {
       // Suite isolation: a launch that cannot be analyzed is reported with its error (file, line,
@@ -121,6 +150,12 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
     if (r->checkPassed) err << (*r->checkPassed ? ", check passed" : ", CHECK FAILED: " + r->checkDetail);
     err << "\n";
     if (r->checkPassed && !*r->checkPassed) ++failedChecks;
+    if (html) {
+      report.launches.push_back(analysis::reportLaunch(*r, &detail, specs[i], &*archSpec));
+      const std::string dir = std::filesystem::path(specs[i]->source).parent_path().string();
+      if (std::find(sourceDirs.begin(), sourceDirs.end(), dir) == sourceDirs.end())
+        sourceDirs.push_back(dir);
+    }
     results.push_back(std::move(*r));
   }
   err << "suite: " << results.size() << " launches in " << std::fixed << std::setprecision(2)
@@ -128,14 +163,20 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   if (failedChecks) err << ", " << failedChecks << " functional check(s) failed";
   if (failedLaunches) err << ", " << failedLaunches << " launch(es) could not be analyzed";
   err << "\n";
-  for (const auto &[extraFormat, path] : {std::pair<std::string, std::string>{"json", jsonOut},
-                                          {"html", htmlOut}}) {
-    if (path.empty()) continue;
-    auto extra = analysis::renderResults(results, extraFormat);
-    if (!extra) return fail(extra.error());
-    if (auto w = analysis::writeOutput(*extra, path, out); !w) return fail(w.error());
+  std::string page;
+  if (html) {
+    auto p = analysis::renderReportPage(std::move(report), measuredPath, sourceDirs);
+    if (!p) return fail(p.error());
+    page = std::move(*p);
   }
-  auto text = analysis::renderResults(results, format);
+  if (!jsonOut.empty()) {
+    auto extra = analysis::renderResults(results, "json");
+    if (!extra) return fail(extra.error());
+    if (auto w = analysis::writeOutput(*extra, jsonOut, out); !w) return fail(w.error());
+  }
+  if (!htmlOut.empty())
+    if (auto w = analysis::writeOutput(page, htmlOut, out); !w) return fail(w.error());
+  auto text = format == "html" ? Expected<std::string>(page) : analysis::renderResults(results, format);
   if (!text) return fail(text.error());
   if (auto w = analysis::writeOutput(*text, output, out); !w) return fail(w.error());
   return failedLaunches ? 2 : failedChecks ? 1 : 0;

@@ -73,11 +73,12 @@ void sectorSvg(const PatternReport &r, const WarpRecord &w, std::ostream &os, in
   y += 10;
   int x = 10;
   for (const auto &[s, lanes] : sectors) {
-    const int width = std::max<int>(60, 14 * int(lanes.size()));
+    const std::string label = "sector " + std::to_string(s);
+    const int width = std::max<int>({60, 14 * int(lanes.size()), 7 * int(label.size()) + 10});
     if (x + width > 900) x = 10, y += 64;
     os << "<rect x='" << x << "' y='" << y << "' width='" << width
        << "' height='50' fill='#cfe8fc' stroke='#333'/>\n<text x='" << x + 4 << "' y='" << y + 16
-       << "'>sector " << s << "</text>\n<text x='" << x + 4 << "' y='" << y + 38
+       << "'>" << label << "</text>\n<text x='" << x + 4 << "' y='" << y + 38
        << "' font-size='10'>lanes";
     for (unsigned l : lanes) os << " " << l;
     os << "</text>\n";
@@ -107,7 +108,7 @@ std::string renderPatternSvg(const PatternReport &r) {
   int y = 8;
   std::string title = std::string(shared ? "shared" : "global") + " " +
                       (o.op == model::Op::Load ? "ld" : "st") + " " + std::to_string(o.elem) +
-                      "-byte, index = " + o.index;
+                      "-byte" + (o.index.empty() ? "" : ", index = " + o.index);
   body << "<text x='4' y='" << y + 16 << "' font-size='16' font-weight='bold'>" << esc(title)
        << "</text>\n";
   y += 26;
