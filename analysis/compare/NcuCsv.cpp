@@ -164,40 +164,6 @@ SourceColumns mapSourceColumns(const std::vector<std::string> &header) {
 
 } // namespace
 
-namespace {
-
-/// `s` with every byte that is not part of a well-formed UTF-8 sequence (RFC 3629) replaced by
-/// '?': CSV cells become result strings, and nlohmann::json::dump() throws on invalid UTF-8.
-std::string validUtf8(const std::string &s) {
-  std::string out;
-  out.reserve(s.size());
-  const auto cont = [&](std::size_t i, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
-    return i < s.size() && static_cast<unsigned char>(s[i]) >= lo && static_cast<unsigned char>(s[i]) <= hi;
-  };
-  for (std::size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    if (c < 0x80) n = 1;
-    else if (c >= 0xC2 && c <= 0xDF) n = cont(i + 1) ? 2 : 0;
-    else if (c == 0xE0) n = cont(i + 1, 0xA0) && cont(i + 2) ? 3 : 0;
-    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) n = cont(i + 1) && cont(i + 2) ? 3 : 0;
-    else if (c == 0xED) n = cont(i + 1, 0x80, 0x9F) && cont(i + 2) ? 3 : 0;
-    else if (c == 0xF0) n = cont(i + 1, 0x90) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    else if (c >= 0xF1 && c <= 0xF3) n = cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    else if (c == 0xF4) n = cont(i + 1, 0x80, 0x8F) && cont(i + 2) && cont(i + 3) ? 4 : 0;
-    if (n == 0) {
-      out += '?';
-      ++i;
-    } else {
-      out.append(s, i, n);
-      i += n;
-    }
-  }
-  return out;
-}
-
-} // namespace
-
 std::vector<std::vector<std::string>> parseCsv(const std::string &text) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> row;
@@ -250,7 +216,7 @@ std::vector<std::vector<std::string>> parseCsv(const std::string &text) {
   // A trailing comma (as ncu writes after "Kernel Name","...") leaves an empty last cell.
   for (auto &r : rows) {
     while (r.size() > 1 && trim(r.back()).empty()) r.pop_back();
-    for (auto &c : r) c = validUtf8(c);
+    for (auto &c : r) c = launch::validUtf8(c); // cells become result strings (JSON)
   }
   return rows;
 }

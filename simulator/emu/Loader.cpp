@@ -5,6 +5,7 @@
 
 #include "emu/Exec.h"
 #include "emu/Lanes.h"
+#include "launch/JsonText.h"
 
 #include <algorithm>
 #include <cstring>
@@ -337,7 +338,7 @@ private:
     if (ins.outerFile >= 0 && ins.outerFile != ins.locFile) { file = ins.outerFile; line = ins.outerLine; }
     if (file < 0) return {};
     std::string name = mod_.fileName(file);
-    return (name.empty() ? "file " + std::to_string(file) : name) + ":" + std::to_string(line);
+    return launch::validUtf8((name.empty() ? "file " + std::to_string(file) : name) + ":" + std::to_string(line));
   }
 
   /// A source operand as a slot (registers, immediates, specials, symbol addresses).
@@ -375,10 +376,10 @@ void Loader::addSite(const ptx::Instruction &ins, DInstr &d) {
   model::SiteInfo s;
   s.site = ins.moduleIndex;
   s.ptxLine = ins.ptxLine;
-  s.ptxText = ins.text;
+  s.ptxText = launch::validUtf8(ins.text); // PTX strings may hold any bytes; results are JSON
   int file = ins.locFile, line = ins.locLine;
   if (ins.outerFile >= 0 && ins.outerFile != ins.locFile) { file = ins.outerFile; line = ins.outerLine; }
-  if (file >= 0) { s.sourceFile = mod_.fileName(file); s.sourceLine = line; }
+  if (file >= 0) { s.sourceFile = launch::validUtf8(mod_.fileName(file)); s.sourceLine = line; }
   switch (ins.space) {
   case StateSpace::Global: s.space = model::Space::Global; break;
   case StateSpace::Shared: s.space = model::Space::Shared; break;

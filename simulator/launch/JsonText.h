@@ -22,4 +22,9 @@ Expected<nlohmann::json> parseJsonText(const std::string &text, const std::strin
 /// `v.dump()` cut to `max` characters with "..." (for messages quoting bad values).
 std::string shortDump(const nlohmann::json &v, std::size_t max = 60);
 
+/// `s` with every byte that is not part of a well-formed UTF-8 sequence (RFC 3629) replaced by
+/// '?'. Text from input files (CSV cells, PTX/SASS file names) becomes result strings, and
+/// nlohmann::json::dump() throws on invalid UTF-8.
+std::string validUtf8(const std::string &s);
+
 } // namespace warplens::launch

@@ -3,6 +3,8 @@
 /// instruction lines and `//## File "...", line N` line-info comments; decodes memory opcodes.
 #include "sass/SassListing.h"
 
+#include "launch/JsonText.h"
+
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -134,7 +136,7 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
         if (end == line.c_str() + l + 7)
           return Error::at(where + ":" + std::to_string(lineNo),
                            "bad line number in '" + trim(line) + "'");
-        locs.emplace_back(line.substr(q1 + 1, q2 - q1 - 1), static_cast<int>(n));
+        locs.emplace_back(launch::validUtf8(line.substr(q1 + 1, q2 - q1 - 1)), static_cast<int>(n));
         pos = static_cast<std::size_t>(end - line.c_str());
         if (line.find("inlined at", pos) == std::string::npos) break;
       }
@@ -177,7 +179,7 @@ Expected<std::vector<SassFunction>> parseListing(const std::string &text, const 
                                                              "... does not fit in 64 bits");
     SassInstruction inst;
     inst.pc = std::stoull(pcText, nullptr, 16);
-    inst.text = trim(rest.substr(0, semi + 1));
+    inst.text = launch::validUtf8(trim(rest.substr(0, semi + 1))); // results are JSON
     std::istringstream words(rest.substr(0, semi));
     std::string w;
     words >> w;

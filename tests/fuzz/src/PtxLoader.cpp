@@ -10,6 +10,8 @@
 #include "ptx/Module.h"
 #include "ptx/Parser.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace warplens::fuzz {
@@ -67,6 +69,9 @@ int ptxLoader(const std::uint8_t *data, std::size_t size) {
       if (prog.error().message.empty()) violated("ptx_loader", "empty error message");
       continue;
     }
+    // Site texts and file names go into result JSON: they must dump (valid UTF-8).
+    for (const auto &site : (*prog)->sites)
+      (void)nlohmann::json({site.ptxText, site.sourceFile}).dump();
     emu::EmuOptions opt;
     opt.threads = 1;
     opt.instructionBudget = 200000;

@@ -4,6 +4,8 @@
 
 #include "sass/SassListing.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace warplens::fuzz {
@@ -21,6 +23,7 @@ int sassListing(const std::uint8_t *data, std::size_t size) {
       if (ins.isMemory && (ins.widthBytes == 0 || ins.widthBytes > 16))
         violated("sass_listing", "memory width outside 1..16");
       (void)sass::parseSassAddress(ins.text);
+      (void)nlohmann::json({ins.text, ins.sourceFile, ins.innerFile}).dump(); // results are JSON
     }
   return 0;
 }
