@@ -168,6 +168,7 @@ Expected<std::vector<launch::LaunchSpec>> launchSpecs(const LaunchCommand &c) {
 int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
   LaunchCommand launchCmd;
+  std::string engine = "auto";
   std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath, htmlOut,
       measuredPath;
   unsigned threads = 0;
@@ -176,6 +177,9 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   std::string deviceName; // --device (time model)
   desc.add_options()
       ("sass", po::value(&sass), "auto | none | FILE (a cuobjdump/nvdisasm listing)")
+      ("engine", po::value(&engine),
+       "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
+       "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -237,6 +241,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.arch = arch;
   opt.device = deviceName;
   opt.sass = sass;
+  opt.engine = engine;
   opt.threads = threads;
   opt.tracePath = tracePath;
   analysis::Pipeline pipeline(opt);

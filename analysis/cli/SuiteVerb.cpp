@@ -23,7 +23,7 @@ namespace po = boost::program_options;
 
 int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::string suite, sass = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut,
+  std::string suite, sass = "auto", engine = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut,
       measuredPath;
   std::vector<std::string> only;
   unsigned threads = 0;
@@ -31,6 +31,9 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   desc.add_options()("help,h", "this help")
       ("only", po::value(&only), "analyze only this launch (repeat, or NAME,NAME)")
       ("sass", po::value(&sass), "auto | none")
+      ("engine", po::value(&engine),
+       "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
+       "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -58,12 +61,12 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
            "                      [--json FILE] [--html FILE] [--measured FILE]\n\n"
            "Analyzes every launch of SUITE.json ({\"launches\": [...]}) offline. JSON output is\n"
            "{\"launches\": [...]} in suite order, ready for `warplens compare`. Per-launch wall time\n"
-           "goes to stderr. A launch that cannot be analyzed is reported with its error (JSON\n"
-           "\"error\") and the others keep their results.\n"
-           "The HTML report (--html FILE or --format html) ranks launches and instructions by\n"
-           "waste, shows the source with per-line heat, the costliest warp of each costly\n"
-           "instruction and, with --measured FILE (warplens probe JSON or an ncu CSV), measured\n"
-           "columns and verdicts.\n"
+           "goes to stderr. The HTML report (--html FILE or --format html) ranks launches and\n"
+           "instructions by waste, shows the source with per-line heat, the costliest warp of\n"
+           "each costly instruction and, with --measured FILE (warplens probe JSON or an ncu\n"
+           "CSV), measured columns and verdicts.\n"
+           "A launch that cannot be analyzed is reported with its error (JSON \"error\") and the\n"
+           "others keep their results.\n"
            "Exit status: 0 ok, 1 a functional check failed, 2 bad input or a launch not analyzed.\n\n"
         << desc;
     return 0;
@@ -109,6 +112,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.arch = arch;
   opt.device = deviceName;
   opt.sass = sass;
+  opt.engine = engine;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;
