@@ -40,8 +40,10 @@ Expected<std::vector<Instr>> decodeFunction(const sass::SassFunction &fn, const 
     };
     if (!in.ok()) return Error::at(where, fn.name + ": " + in.error().message + loc());
     Instr &d = *in;
-    d.sourceFile = si.innerLine >= 0 ? si.innerFile : si.sourceFile;
-    d.sourceLine = si.innerLine >= 0 ? si.innerLine : si.sourceLine;
+    // Sites carry the outermost location (the kernel line an inlined call sits on), as the probe's
+    // measured records and the PTX path do; error messages name the innermost line.
+    d.sourceFile = si.sourceFile;
+    d.sourceLine = si.sourceLine;
     Selector sel = selectorFor(d.base);
     std::string err = sel ? sel(d) : "unsupported opcode '" + d.base + "'";
     if (!err.empty() || !d.fn)
