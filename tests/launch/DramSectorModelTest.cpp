@@ -38,7 +38,10 @@ TEST(DramSectorModel, CountsDistinctSectorsReadOnce) {
   shared.space = Space::Shared;                   // not DRAM
   m.onAccess(shared);
   EXPECT_EQ(m.sectorsRead(), 5u);
-  EXPECT_EQ(m.bytesRead(), 160u);
+  // sm_90 DRAM rule (measured on the H100, sm_90.json "dram"): reads cost 64 bytes per aligned
+  // 64-byte chunk touched. Bytes 0x10000..0x10083 touch chunks 0x10000, 0x10040, 0x10080: 3 × 64.
+  // The 32 lanes' 4-byte stores cover whole sectors, so no partial-sector fill is read.
+  EXPECT_EQ(m.bytesRead(), 192u);
 }
 
 TEST(DramSectorModel, InactiveLanesAndWideAccesses) {
