@@ -57,7 +57,7 @@ th button{border:0;background:none;padding:0;font-weight:600;color:inherit}
 th[aria-sort=ascending] button::after{content:" \25B2";font-size:.75em}
 th[aria-sort=descending] button::after{content:" \25BC";font-size:.75em}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td code{white-space:nowrap}
+td code{white-space:nowrap}.itab td:last-child{min-width:17em}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
 .bar{display:inline-block;height:8px;border-radius:4px;background:var(--hot);vertical-align:middle;margin-right:6px}
 .bar.sh{background:var(--warm)}
