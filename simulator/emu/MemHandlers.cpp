@@ -107,14 +107,14 @@ inline std::uint8_t *resolve(Exec &x, const DInstr &in, unsigned l, std::uint64_
     return x.w->local.data() + static_cast<size_t>(l) * lb + a;
   } else if constexpr (S == StateSpace::Param) {
     if (in.k) { // kernel parameter
-      if (a + n > x.prog->kernelParams.size()) { outOfBounds(x, in, l, S, a, n); return nullptr; }
+      if (a + n > x.prog->kernelParams.size() || a >= x.prog->kernelParams.size()) { outOfBounds(x, in, l, S, a, n); return nullptr; }
       return const_cast<std::uint8_t *>(x.prog->kernelParams.data()) + a;
     }
     std::uint32_t pb = x.prog->paramBytes;
-    if (a + n > pb) { outOfBounds(x, in, l, S, a, n); return nullptr; }
+    if (a + n > pb || a >= pb) { outOfBounds(x, in, l, S, a, n); return nullptr; } // a >= pb: a + n may wrap
     return x.w->params.data() + static_cast<size_t>(l) * pb + a;
   } else if constexpr (S == StateSpace::Const) {
-    if (a + n > x.prog->constBank.size()) { outOfBounds(x, in, l, S, a, n); return nullptr; }
+    if (a + n > x.prog->constBank.size() || a >= x.prog->constBank.size()) { outOfBounds(x, in, l, S, a, n); return nullptr; }
     return const_cast<std::uint8_t *>(x.prog->constBank.data()) + a;
   } else { // generic
     if (a - kSharedWindow < kWindowSize) {
