@@ -503,6 +503,22 @@ Status Loader::decodeAlu(const ptx::Function &f, const ptx::Instruction &ins, DI
       return {};
     }
   }
+  // Operands each handler reads (destination included); fewer would leave a source slot kNone
+  // for the handler to index (fuzz_ptx_loader: "add.s32 %r4, %rd10;").
+  std::size_t arity = 2;
+  switch (ins.op) {
+  case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mul24: case Opcode::Div:
+  case Opcode::Rem: case Opcode::Min: case Opcode::Max: case Opcode::And: case Opcode::Or:
+  case Opcode::Xor: case Opcode::Shl: case Opcode::Shr: case Opcode::Copysign: case Opcode::Set:
+  case Opcode::Setp: arity = 3; break;
+  case Opcode::Mad: case Opcode::Mad24: case Opcode::Fma: case Opcode::Selp: case Opcode::Slct:
+  case Opcode::Bfe: case Opcode::Prmt: arity = 4; break;
+  case Opcode::Bfi: arity = 5; break;
+  default: break;
+  }
+  if (ops.size() < arity)
+    return errAt(ins, std::string(ptx::toString(ins.op)) + " needs " + std::to_string(arity) +
+                          " operands in '" + ins.text + "'");
   WL_TRY(d0, dest(f, ins, ops[0]));
   d.d[0] = d0;
   if (!ops[0].elems.empty()) d.d2 = regSlot(f, ops[0].elems[0].reg);
