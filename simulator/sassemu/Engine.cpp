@@ -40,10 +40,11 @@ Expected<std::vector<Instr>> decodeFunction(const sass::SassFunction &fn, const 
     };
     if (!in.ok()) return Error::at(where, fn.name + ": " + in.error().message + loc());
     Instr &d = *in;
-    // Sites carry the outermost location (the kernel line an inlined call sits on), as the probe's
-    // measured records and the PTX path do; error messages name the innermost line.
-    d.sourceFile = si.sourceFile;
-    d.sourceLine = si.sourceLine;
+    // Sites carry the innermost location: the line of the inlined device function that makes the
+    // access, as Nsight Compute's source view attributes it (the probe's records keep the kernel's
+    // call-site line; compare matches by pc, so both meet).
+    d.sourceFile = si.innerLine >= 0 ? si.innerFile : si.sourceFile;
+    d.sourceLine = si.innerLine >= 0 ? si.innerLine : si.sourceLine;
     Selector sel = selectorFor(d.base);
     std::string err = sel ? sel(d) : "unsupported opcode '" + d.base + "'";
     if (!err.empty() || !d.fn)
