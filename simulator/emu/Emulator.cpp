@@ -3,6 +3,7 @@
 /// warps of one block cooperatively (each until it reaches bar.sync or finishes) and sends
 /// its events to its own listener. Memory use does not grow with the grid.
 #include "emu/Emulator.h"
+#include "emu/WorkerPool.h"
 
 #include "emu/Exec.h"
 #include "emu/Loader.h"
@@ -239,25 +240,16 @@ Expected<LaunchRun> runLaunch(const ptx::Module &module, const launch::LaunchSpe
   sh.spec = &spec;
   sh.totalBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
   sh.budget = options.instructionBudget;
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, sh.totalBlocks));
+  unsigned threads = workerCount(options.threads, sh.totalBlocks);
 
   LaunchRun run;
   run.kernelMangled = kernel->name;
   run.sites = prog->sites;
   for (unsigned i = 0; i < threads; ++i) run.listeners.push_back(makeListener());
-  if (threads == 1) {
-    Worker w(sh, *run.listeners[0]);
+  runWorkers(run.listeners, [&sh](model::AccessListener &l) {
+    Worker w(sh, l);
     w.run();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i)
-      pool.emplace_back([&sh, &run, i] {
-        Worker w(sh, *run.listeners[i]);
-        w.run();
-      });
-    for (auto &t : pool) t.join();
-  }
+  });
   if (sh.abort) return Error{sh.error};
   for (auto &l : run.listeners) l->onEnd();
   run.stats.warpInstructions = sh.warpInstr;

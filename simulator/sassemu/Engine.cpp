@@ -5,6 +5,7 @@
 #include "sassemu/Engine.h"
 
 #include "emu/Loader.h"
+#include "emu/WorkerPool.h"
 #include "sassemu/Decoder.h"
 #include "sassemu/Exec.h"
 
@@ -413,24 +414,15 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   sh.spec = &spec;
   sh.totalBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
   sh.budget = options.instructionBudget;
-  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, sh.totalBlocks));
+  unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
   run.sites = std::move(sites);
   for (unsigned i = 0; i < threads; ++i) run.listeners.push_back(makeListener());
-  if (threads == 1) {
-    Worker w(sh, *run.listeners[0]);
+  emu::runWorkers(run.listeners, [&sh](model::AccessListener &l) {
+    Worker w(sh, l);
     w.run();
-  } else {
-    std::vector<std::thread> pool;
-    for (unsigned i = 0; i < threads; ++i)
-      pool.emplace_back([&sh, &run, i] {
-        Worker w(sh, *run.listeners[i]);
-        w.run();
-      });
-    for (auto &t : pool) t.join();
-  }
+  });
   if (sh.abort) return Error{sh.error};
   for (auto &l : run.listeners) l->onEnd();
   run.stats.warpInstructions = sh.warpInstr;
