@@ -377,8 +377,9 @@ std::string Program::where(const Instr &in) const {
   return s;
 }
 
-Expected<std::vector<model::SiteInfo>> memorySites(const sass::SassFunction &fn, const std::string &where) {
-  WL_TRY(code, decodeFunction(fn, where));
+namespace {
+/// The memory instructions of decoded code, as sites.
+std::vector<model::SiteInfo> sitesOf(const std::vector<Instr> &code) {
   std::vector<model::SiteInfo> sites;
   for (const Instr &in : code) {
     if (!in.fn || !in.emit) continue;
@@ -395,6 +396,12 @@ Expected<std::vector<model::SiteInfo>> memorySites(const sass::SassFunction &fn,
   }
   return sites;
 }
+} // namespace
+
+Expected<std::vector<model::SiteInfo>> memorySites(const sass::SassFunction &fn, const std::string &where) {
+  WL_TRY(code, decodeFunction(fn, where));
+  return sitesOf(code);
+}
 
 Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cubin,
                                    const launch::LaunchSpec &spec,
@@ -408,7 +415,6 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   std::uint64_t tpb = std::uint64_t(spec.block[0]) * spec.block[1] * spec.block[2];
   if (tpb > 1024) return Error{spec.specFile + ": block of " + std::to_string(tpb) + " threads exceeds 1024"};
   WL_TRY(prog, load(fn, cubin, spec, buffers, where));
-  WL_TRY(sites, memorySites(fn, where));
   Shared sh;
   sh.prog = prog.get();
   sh.spec = &spec;
@@ -417,7 +423,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
-  run.sites = std::move(sites);
+  run.sites = sitesOf(prog->code); // decoded once, by load()
   for (unsigned i = 0; i < threads; ++i) run.listeners.push_back(makeListener());
   emu::runWorkers(run.listeners, [&sh](model::AccessListener &l) {
     Worker w(sh, l);
