@@ -62,3 +62,22 @@ extern "C" __global__ void rowsum_thread(const float *a, float *out, int rows, i
   for (int c = 0; c < cols; ++c) acc += a[(long long)r * cols + c];
   out[r] = acc;
 }
+
+// Column sums of a rows x cols matrix, one thread per column (coalesced across lanes, a long
+// loop of independent loads per thread; few blocks: latency- and MLP-bound).
+extern "C" __global__ void colsum_thread(const float *a, float *out, int rows, int cols) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= cols) return;
+  float acc = 0.0f;
+  for (int r = 0; r < rows; ++r) acc += a[(long long)r * cols + c];
+  out[c] = acc;
+}
+
+// out[i] = in[perm(i)] with a 32-element stride inside 4 KiB tiles (uncoalesced loads that
+// hit L1 after the first touch of each tile; coalesced stores).
+extern "C" __global__ void tile_gather(const float *in, float *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned tile = i & ~1023u, j = i & 1023u;
+  out[i] = in[tile + ((j & 31u) << 5) + (j >> 5)];
+}

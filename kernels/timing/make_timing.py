@@ -86,6 +86,29 @@ def timing_suite():
                            {"buffer": "out", "type": "f32", "count": grid * 256, "init": "zero"},
                            {"value": (1 << 18) - 1, "type": "u32"}, {"value": iters, "type": "u32"}],
                           f"{iters} float4 loads per thread from a 4 MiB buffer"))
+    # L1 and L2 hit latency: dependent loads over 16 KiB (L1) and 4 MiB (L2, ld.global.cg).
+    for kern, grid, block, steps, lg in [("chase", 132, 32, 1024, 12), ("chase", 132, 128, 512, 12),
+                                         ("chase_cg", 132, 32, 256, 20), ("chase_cg", 132, 128, 256, 20)]:
+        lvl = "l1" if kern == "chase" else "l2"
+        out.append(launch(f"latency_chase_{lvl}_{grid}x{block}_{steps}", "latency", kern, grid, block,
+                          [{"buffer": "next", "type": "u32", "count": 1 << lg, "init": "iota"},
+                           {"buffer": "out", "type": "u32", "count": grid * block, "init": "zero"},
+                           {"value": steps, "type": "u32"}, {"value": (1 << lg) - 1, "type": "u32"}],
+                          f"{steps} dependent loads per thread over {(4 << lg) // 1024} KiB"))
+    # Scattered stores completed in L2 (naive transpose's store side), n x n, block 32x8.
+    for t, n in [("f32", 2048), ("f64", 2048), ("f32", 1024), ("f32", 4096)]:
+        out.append(launch(f"l2_scatter_st_{t}_{n}", "l2", f"scatter_store_{t}", [n // 32, n // 8, 1], [32, 8, 1],
+                          [{"buffer": "out", "type": t, "count": n * n, "init": "zero"},
+                           {"value": n, "type": "u32"}],
+                          f"column stores of a {n}x{n} {t} matrix (32 lines per request)"))
+    # L1 tag rate: loads hitting L1 with 1..32 lines per request.
+    for lines in [1, 8, 32]:
+        iters = 512 if lines < 32 else 128
+        out.append(launch(f"l1_lines_{lines}_264x256_{iters}", "l1", "l1_lines", 264, 256,
+                          [{"buffer": "in", "type": "f32", "count": 1024, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": 264 * 256, "init": "zero"},
+                           {"value": lines, "type": "u32"}, {"value": iters, "type": "u32"}],
+                          f"{iters} L1-hit loads per thread, {lines} lines per request"))
     # Shared wavefronts: w-way conflicts.
     for ways, iters in [(1, 1024), (2, 512), (4, 256), (8, 128), (32, 64), (1, 256), (32, 16)]:
         out.append(launch(f"shared_w{ways}_{iters}", "shared", "shared_ways", 264, 1024,
@@ -145,6 +168,16 @@ def heldout_suite():
                        {"buffer": "out", "type": "f32", "count": 2048, "init": "zero"},
                        {"value": 2048, "type": "i32"}, {"value": 4096, "type": "i32"}],
                       "row sums, one thread per row (8 blocks)", H))
+    out.append(launch("heldout_colsum_thread_4096x4096", "latency", "colsum_thread", 16, 256,
+                      [{"buffer": "a", "type": "f32", "count": 4096 * 4096, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": 4096, "init": "zero"},
+                       {"value": 4096, "type": "i32"}, {"value": 4096, "type": "i32"}],
+                      "column sums, one thread per column (16 blocks)", H))
+    n = 1 << 24
+    out.append(launch("heldout_tile_gather_16M", "memory", "tile_gather", n // 256, 256,
+                      [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                       {"value": n, "type": "u32"}], "strided gather inside 4 KiB tiles", H))
     return out
 
 

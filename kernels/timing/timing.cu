@@ -120,3 +120,42 @@ extern "C" __global__ void alu_chains(unsigned *out, unsigned iters, unsigned a)
 extern "C" __global__ void empty_kernel(unsigned *out) {
   if (threadIdx.x == 1234567u) out[0] = 1;
 }
+
+// Dependent loads through L2 only (ld.global.cg): with a footprint that fits in L2, the L2 hit
+// latency; with the default caching (chase above) and a footprint that fits in L1, the L1 hit
+// latency.
+extern "C" __global__ void chase_cg(const unsigned *next, unsigned *out, unsigned steps, unsigned mask) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned idx = (t * 977u) & mask;
+  for (unsigned s = 0; s < steps; ++s) idx = (__ldcg(&next[idx]) * 9973u + 12345u) & mask;
+  out[t] = idx;
+}
+
+// Column stores of an n x n matrix (the store half of a naive transpose): every lane of a warp
+// writes 4 or 8 bytes into a different 128-byte line; each sector is completed by other warps.
+// Block 32x8: x = column, y = row of the source.
+extern "C" __global__ void scatter_store_f32(float *out, unsigned n) {
+  unsigned x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+  out[(unsigned long long)x * n + y] = static_cast<float>(x + y);
+}
+extern "C" __global__ void scatter_store_f64(double *out, unsigned n) {
+  unsigned x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+  out[(unsigned long long)x * n + y] = static_cast<double>(x + y);
+}
+
+// Loads that hit L1 with `lines` distinct 128-byte lines per warp request (lanes spread over
+// `lines` lines of a 4 KiB buffer, 32/lines consecutive words in each): the L1 tag rate.
+// Four independent sums per thread.
+extern "C" __global__ void l1_lines(const float *in, float *out, unsigned lines, unsigned iters) {
+  unsigned lane = threadIdx.x & 31;
+  unsigned base = (lane % lines) * 32, off = lane / lines;
+  float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (unsigned k = 0; k < iters; k += 4) {
+    a0 += in[base + ((off + k) & 31)];
+    a1 += in[base + ((off + k + 1) & 31)];
+    a2 += in[base + ((off + k + 2) & 31)];
+    a3 += in[base + ((off + k + 3) & 31)];
+  }
+  float acc = a0 + a1 + a2 + a3;
+  if (acc == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
