@@ -58,6 +58,7 @@ Status loadDriverApi() {
   WL_RESOLVE(cuFuncGetParamInfo, false)
   WL_RESOLVE(cuFuncSetAttribute, true)
   WL_RESOLVE(cuLaunchKernel, true)
+  WL_RESOLVE(cuTensorMapEncodeTiled, false)
 #undef WL_RESOLVE
   g_api = api;
   g_loaded = true;

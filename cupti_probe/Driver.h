@@ -42,6 +42,7 @@ struct DriverApi {
   WL_DRIVER_FN(cuFuncGetParamInfo, PFN_cuFuncGetParamInfo_v12040)
   WL_DRIVER_FN(cuFuncSetAttribute, PFN_cuFuncSetAttribute_v9000)
   WL_DRIVER_FN(cuLaunchKernel, PFN_cuLaunchKernel_v4000)
+  WL_DRIVER_FN(cuTensorMapEncodeTiled, PFN_cuTensorMapEncodeTiled_v12000)
 #undef WL_DRIVER_FN
 };
 

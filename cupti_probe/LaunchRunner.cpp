@@ -56,6 +56,42 @@ std::uint64_t valueSlot(const launch::ArgSpec &a) {
   return slot;
 }
 
+/// cuTensorMapEncodeTiled for a "tensor_map" argument: packed strides, element strides 1, no
+/// interleave, no swizzle, no L2 promotion, out-of-bounds elements filled with zeros.
+Status encodeTensorMap(const launch::ArgSpec &a, CUdeviceptr base, CUtensorMap &map, const std::string &where) {
+  if (!cu().cuTensorMapEncodeTiled)
+    return Error{where + ": the driver has no cuTensorMapEncodeTiled (tensor maps need CUDA 12 and sm_90)", 1};
+  CUtensorMapDataType dt;
+  switch (a.type) {
+  case launch::ScalarType::U8: dt = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
+  case launch::ScalarType::U16: dt = CU_TENSOR_MAP_DATA_TYPE_UINT16; break;
+  case launch::ScalarType::I32: dt = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
+  case launch::ScalarType::U32: dt = CU_TENSOR_MAP_DATA_TYPE_UINT32; break;
+  case launch::ScalarType::I64: dt = CU_TENSOR_MAP_DATA_TYPE_INT64; break;
+  case launch::ScalarType::U64: dt = CU_TENSOR_MAP_DATA_TYPE_UINT64; break;
+  case launch::ScalarType::F16: dt = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
+  case launch::ScalarType::F32: dt = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+  case launch::ScalarType::F64: dt = CU_TENSOR_MAP_DATA_TYPE_FLOAT64; break;
+  default: return Error{where + ": no tensor map element type for this buffer type", 1};
+  }
+  cuuint32_t rank = static_cast<cuuint32_t>(a.tensorDims.size());
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elemStrides[5];
+  std::uint64_t stride = launch::sizeOf(a.type);
+  for (cuuint32_t d = 0; d < rank; ++d) {
+    dims[d] = a.tensorDims[d];
+    box[d] = a.tensorBox[d];
+    elemStrides[d] = 1;
+    stride *= a.tensorDims[d];
+    if (d + 1 < rank) strides[d] = stride;
+  }
+  CUresult r = cu().cuTensorMapEncodeTiled(&map, dt, rank, reinterpret_cast<void *>(base), dims, strides, box,
+                                           elemStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                           CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) return Error{where + ": " + driverMessage("cuTensorMapEncodeTiled", r), 1};
+  return {};
+}
+
 } // namespace
 
 Expected<std::unique_ptr<LaunchRunner>> LaunchRunner::create(const launch::LaunchSpec &spec,
@@ -95,6 +131,7 @@ Status LaunchRunner::packArgs() {
   const std::string where = spec_->name + ": kernel " + kernel_.mangled;
   argStorage_.assign(args.size(), 0);
   params_.assign(args.size(), nullptr);
+  tensorMaps_.assign(args.size(), CUtensorMap{});
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto &a = args[i];
     if (a.isBuffer) {
@@ -104,6 +141,11 @@ Status LaunchRunner::packArgs() {
         return Error{where + ": args[" + std::to_string(i) + "]: buffer '" + a.buffer +
                          "' has no allocation"};
       argStorage_[i] = base_[b] + a.offsetBytes;
+      if (a.isTensorMap()) {
+        WL_CHECK(encodeTensorMap(a, argStorage_[i], tensorMaps_[i], where + ": args[" + std::to_string(i) + "]"));
+        params_[i] = &tensorMaps_[i];
+        continue;
+      }
     } else {
       argStorage_[i] = valueSlot(a);
     }
@@ -124,7 +166,7 @@ Status LaunchRunner::packArgs() {
       return Error{where + " takes " + std::to_string(i) + " arguments, the spec gives " +
                    std::to_string(args.size())};
     if (r != CUDA_SUCCESS) break; // parameter info unavailable: launch unchecked
-    unsigned want = args[i].isBuffer ? 8u : launch::sizeOf(args[i].type);
+    unsigned want = args[i].isTensorMap() ? 128u : args[i].isBuffer ? 8u : launch::sizeOf(args[i].type);
     if (size != want)
       return Error{where + ": args[" + std::to_string(i) + "] is " + std::to_string(want) +
                    " bytes in the spec but the kernel parameter is " + std::to_string(size) +

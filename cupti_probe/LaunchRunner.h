@@ -47,6 +47,7 @@ private:
   std::vector<CUdeviceptr> base_;      ///< 512-byte aligned start of each buffer
   std::vector<std::uint64_t> argStorage_; ///< one 8-byte slot per argument
   std::vector<void *> params_;
+  std::vector<CUtensorMap> tensorMaps_;   ///< "tensor_map" arguments (64-byte aligned, 128 bytes)
   CUresult lastError_ = CUDA_SUCCESS;
 };
 

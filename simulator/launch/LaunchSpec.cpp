@@ -88,13 +88,52 @@ Expected<std::string> parseInit(const std::string &init, const std::string &spec
   return bad(path, "unknown init '" + init + "' (expected zero, poison, iota, random:SEED, permutation:SEED or file:PATH)");
 }
 
+/// "tensor_map": {"dims": [d0, ...], "box": [b0, ...]} of a buffer argument (cuTensorMapEncodeTiled's
+/// limits: rank 1..5, box 1..256 per dimension, 16-byte multiples for the box's inner row and the
+/// packed global strides, 16-byte aligned start, the tensor inside the buffer).
+Status parseTensorMap(const json &t, ArgSpec &arg, const std::string &path) {
+  if (!t.is_object()) return bad(path, "expected an object {\"dims\": [...], \"box\": [...]}, got " + shortDump(t));
+  for (auto it = t.begin(); it != t.end(); ++it)
+    if (it.key() != "dims" && it.key() != "box")
+      return bad(keyPath(path, it.key()), "unknown key in a tensor map (allowed: dims, box)");
+  for (const char *k : {"dims", "box"})
+    if (!t.contains(k) || !t[k].is_array() || t[k].empty() || t[k].size() > 5)
+      return bad(keyPath(path, k), "expected an array of 1 to 5 positive integers (innermost first)");
+  if (t["dims"].size() != t["box"].size())
+    return bad(keyPath(path, "box"), "has " + std::to_string(t["box"].size()) + " dimensions, dims has " +
+                                         std::to_string(t["dims"].size()));
+  unsigned e = sizeOf(arg.type);
+  std::uint64_t elems = 1;
+  for (std::size_t i = 0; i < t["dims"].size(); ++i) {
+    std::string dp = keyPath(path, "dims") + "[" + std::to_string(i) + "]";
+    std::string bp = keyPath(path, "box") + "[" + std::to_string(i) + "]";
+    WL_TRY(d, positiveInt(t["dims"][i], dp));
+    WL_TRY(b, positiveInt(t["box"][i], bp));
+    if (d > (1ull << 32)) return bad(dp, std::to_string(d) + " exceeds 2^32");
+    if (b > 256 || b > d) return bad(bp, std::to_string(b) + " must be at most 256 and at most dims[" + std::to_string(i) + "]");
+    if (i == 0 && (b * e) % 16) return bad(bp, "the box's inner row (" + std::to_string(b * e) + " bytes) must be a multiple of 16 bytes");
+    if (i + 1 < t["dims"].size() && (elems * d * e) % 16)
+      return bad(dp, "the packed stride of the next dimension (" + std::to_string(elems * d * e) + " bytes) must be a multiple of 16");
+    elems *= d;
+    if (elems > arg.count) return bad(dp, "the tensor has more elements than the buffer's " + std::to_string(arg.count));
+    arg.tensorDims.push_back(d);
+    arg.tensorBox.push_back(static_cast<std::uint32_t>(b));
+  }
+  if (arg.offsetBytes % 16) return bad(path, "the buffer's offset_bytes must be a multiple of 16 for a tensor map");
+  if (arg.offsetBytes + elems * e > arg.count * e)
+    return bad(keyPath(path, "dims"), "the tensor runs past the end of the buffer");
+  if (arg.type == ScalarType::I8 || arg.type == ScalarType::I16)
+    return bad(path, "tensor maps take u8, u16, i32, u32, i64, u64, f16, f32 or f64 elements");
+  return {};
+}
+
 Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std::string &path) {
   if (!a.is_object()) return bad(path, "expected an object {buffer,...} or {value,...}, got " + shortDump(a));
   ArgSpec arg;
   bool isBuffer = a.contains("buffer");
   if (!isBuffer && !a.contains("value"))
     return bad(path, "expected a \"buffer\" or a \"value\" key");
-  static const std::set<std::string> bufferKeys{"buffer", "type", "count", "init", "offset_bytes"};
+  static const std::set<std::string> bufferKeys{"buffer", "type", "count", "init", "offset_bytes", "tensor_map"};
   static const std::set<std::string> valueKeys{"value", "type"};
   for (auto it = a.begin(); it != a.end(); ++it) {
     const auto &allowed = isBuffer ? bufferKeys : valueKeys;
@@ -102,7 +141,7 @@ Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std:
       return bad(keyPath(path, it.key()),
                  std::string("unknown key in a ") + (isBuffer ? "buffer" : "value") +
                      " argument (allowed: " +
-                     (isBuffer ? "buffer, type, count, init, offset_bytes" : "value, type") + ")");
+                     (isBuffer ? "buffer, type, count, init, offset_bytes, tensor_map" : "value, type") + ")");
   }
   if (!a.contains("type")) return bad(keyPath(path, "type"), "missing (e.g. \"f32\", \"i32\")");
   WL_TRY(typeName, str(a["type"], keyPath(path, "type")));
@@ -132,6 +171,7 @@ Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std:
                                                       std::to_string(count * sizeOf(type)) + " bytes)");
       arg.offsetBytes = off;
     }
+    if (a.contains("tensor_map")) WL_CHECK(parseTensorMap(a["tensor_map"], arg, keyPath(path, "tensor_map")));
     return arg;
   }
   const json &v = a["value"];

@@ -28,6 +28,12 @@ struct ArgSpec {
   std::uint64_t count = 0;
   std::string init = "zero"; ///< zero | poison | iota | random:SEED | permutation:SEED | file:PATH
   std::uint64_t offsetBytes = 0;
+  /// "tensor_map": {"dims": [...], "box": [...]} (innermost dimension first): the parameter is a
+  /// 128-byte CUtensorMap over this buffer (tiled, packed strides, no swizzle/interleave, zero
+  /// fill), made by cuTensorMapEncodeTiled on the GPU and by the SASS engine offline.
+  std::vector<std::uint64_t> tensorDims;
+  std::vector<std::uint32_t> tensorBox;
+  bool isTensorMap() const { return !tensorBox.empty(); }
   // value (also the buffer's element type)
   ScalarType type = ScalarType::I32;
   std::int64_t intValue = 0;

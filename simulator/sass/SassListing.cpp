@@ -73,6 +73,11 @@ bool decodeMemoryOpcode(const std::string &opcode, SassInstruction &inst) {
   else if (base == "STSM") inst.space = Space::Shared, inst.op = Op::Store, matrix = true;
   // mbarrier operations (init, arrive, phase check) act on a 64-bit word in shared memory.
   else if (base == "SYNCS" || base == "ARRIVES") inst.space = Space::Shared, inst.op = Op::Atomic;
+  // Hopper TMA: bulk copies (UBLKCP.S.G global -> shared, UBLKCP.G.S shared -> global) and
+  // tensor copies (UTMALDG loads, UTMASTG stores), filed by their global side.
+  else if (base == "UBLKCP") inst.space = Space::Global, inst.op = parts.size() > 1 && parts[1] == "G" ? Op::Store : Op::Load;
+  else if (base == "UTMALDG") inst.space = Space::Global, inst.op = Op::Load;
+  else if (base == "UTMASTG") inst.space = Space::Global, inst.op = Op::Store;
   else return false;
 
   unsigned width = 4;

@@ -19,7 +19,19 @@
 /// completes: the phase bit flips and pending restarts at the expected count. Transaction counts
 /// (A0T1 +1, .TRANSCNT -1, expect_tx +R) live beside the word (Exec::mbarTx). A wait that does
 /// not succeed yields the warp (Exec::yield) so the block's other warps can arrive.
+///
+/// Hopper TMA (sm_90): UBLKCP.S.G (cp.async.bulk global -> shared::cluster, completing its bytes
+/// on an mbarrier), UBLKCP.G.S (cp.async.bulk shared -> global, bulk_group), UTMALDG.nD / UTMASTG.nD
+/// (cp.async.bulk.tensor tile mode through a tensor map), ELECT and UTMACMDFLUSH. Like LDGSTS they
+/// copy when they execute; the commit / wait of a bulk group (DEPBAR.LE SB0) is satisfied at once.
+/// Operands as ptxas writes them: the shared address in a uniform register with the mbarrier
+/// address in the next one, the byte count in 16-byte units, tensor coordinates in the uniform
+/// registers after the shared (load: after the mbarrier) register, and the tensor map's generic
+/// address, which points into the kernel's parameters (c[0x0][0x198] holds the generic address of
+/// the parameter area, c[0x0][0x210]; the engine lays out its own tensor-map descriptor in the
+/// parameter, see encodeTensorMap).
 #include "sassemu/Exec.h"
+#include "launch/LaunchSpec.h"
 
 #include <algorithm>
 #include <bit>
@@ -264,6 +276,167 @@ void hLdgsts(Exec &x, const Instr &in, U32 m) {
     if (m >> l & 1) std::memcpy(to[l], from[l], in.width);
 }
 
+
+// ---- Hopper TMA -------------------------------------------------------------------------------
+
+/// The engine's tensor-map descriptor, 128 bytes in the kernel parameters (the GPU's CUtensorMap
+/// layout is opaque; kernels only pass its address to the TMA unit).
+struct TensorMapDesc {
+  U32 magic, rank, elemBytes, pad;
+  U64 base;
+  U64 dims[5];
+  U64 strides[5]; ///< bytes; strides[0] = elemBytes
+  U32 box[5];
+};
+static_assert(sizeof(TensorMapDesc) <= 128);
+constexpr U32 kTensorMapMagic = 0x4d544c57; // "WLTM"
+
+U64 ur64(const Exec &x, U32 r) {
+  if (r == kURZ) return 0;
+  return x.w->ur[r & 63] | U64(x.w->ur[(r + 1) & 63]) << 32;
+}
+U32 ur32(const Exec &x, U32 r) { return r == kURZ ? 0 : x.w->ur[r & 63]; }
+
+/// Host pointer of `bytes` contiguous bytes at `addr` in `space` (checked at both ends).
+std::uint8_t *spanPtr(Exec &x, const Instr &in, U64 addr, U64 bytes, model::Space space) {
+  model::Space sp = space;
+  U64 ev = 0;
+  unsigned n = bytes >= 16 && addr % 16 == 0 && bytes % 16 == 0 ? 16 : 1;
+  std::uint8_t *p = x.resolve(in, 0, addr, n, sp, ev);
+  if (!p || bytes <= n) return p;
+  sp = space;
+  std::uint8_t *q = x.resolve(in, 0, addr + bytes - n, n, sp, ev);
+  if (!q) return nullptr;
+  if (q != p + (bytes - n)) {
+    x.fail("bulk copy of " + std::to_string(bytes) + " bytes crosses the end of a buffer in " + x.prog->where(in));
+    return nullptr;
+  }
+  return p;
+}
+
+/// complete_tx of `bytes` on the mbarrier at shared address `bar`.
+void completeTx(Exec &x, const Instr &in, U32 bar, U64 bytes) {
+  std::uint8_t *p = sharedPtr(x, in, 0, bar, 8);
+  if (!p) return;
+  txOf(x, bar) -= static_cast<std::int64_t>(bytes);
+  maybeComplete(x, p, bar);
+}
+
+/// One event per TMA instruction: its global side, the bytes it moves as one lane's access
+/// (`in.width` is 16: one event lane per 16 bytes would over-count requests). See README
+/// "How bulk and tensor copies are counted".
+void emitTma(Exec &x, const Instr &in, U64 globalAddr, U64 bytes) {
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.space = model::Space::Global;
+  e.op = in.memOp;
+  e.widthBytes = in.width;
+  e.active = LaneMask{0u};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  e.minWavefronts = 0;
+  (void)globalAddr;
+  (void)bytes;
+  if (x.listener) x.listener->onAccess(e);
+}
+
+/// UBLKCP.S.G [URs], [URg], URn (global -> shared, complete_tx on the mbarrier in URs+1) and
+/// UBLKCP.G.S [URg], [URs], URn (shared -> global). URn counts 16-byte units.
+void hBulkCopy(Exec &x, const Instr &in, U32 m) {
+  if (!m) return;
+  bool toGlobal = in.flags & 1;
+  const Operand &d = in.ops[0], &s = in.ops[1];
+  U64 bytes = U64(ur32(x, in.ops[2].index)) * 16;
+  U32 sh = static_cast<U32>((toGlobal ? ur32(x, s.idx) : ur32(x, d.idx)) + (toGlobal ? s.off : d.off));
+  U64 g = (toGlobal ? ur64(x, d.idx) + d.off : ur64(x, s.idx) + s.off);
+  emitTma(x, in, g, bytes);
+  if (bytes == 0) return;
+  std::uint8_t *sp = spanPtr(x, in, sh, bytes, model::Space::Shared);
+  if (!sp) return;
+  std::uint8_t *gp = spanPtr(x, in, g, bytes, model::Space::Global);
+  if (!gp) return;
+  if (toGlobal) std::memmove(gp, sp, bytes);
+  else std::memmove(sp, gp, bytes), completeTx(x, in, ur32(x, d.idx + 1), bytes);
+}
+
+/// UTMALDG.nD [URs], [URt] (box -> shared at URs, complete_tx on the mbarrier in URs+1,
+/// coordinates in URs+2..) and UTMASTG.nD [URs], [URt] (shared at URs -> box, coordinates in
+/// URs+1..). Tile mode, no swizzle: the box is packed in shared memory, innermost dimension
+/// first; box elements outside the tensor read as zero and are not written.
+void hTensorCopy(Exec &x, const Instr &in, U32 m) {
+  if (!m) return;
+  bool store = in.flags & 1;
+  U32 rank = in.flags >> 8;
+  const Operand &s = in.ops[0], &t = in.ops[1];
+  U64 mapAddr = ur64(x, t.idx) + t.off;
+  U64 c0off = mapAddr - kParamWindow;
+  const auto &c0 = x.prog->cbank[0];
+  TensorMapDesc desc{};
+  if (mapAddr < kParamWindow || c0off + sizeof desc > c0.size() ||
+      (std::memcpy(&desc, c0.data() + c0off, sizeof desc), desc.magic != kTensorMapMagic)) {
+    x.fail("the tensor map address 0x" + [&] { char b[24]; std::snprintf(b, sizeof b, "%llx", (unsigned long long)mapAddr); return std::string(b); }() +
+           " is not a tensor-map kernel parameter (launch spec \"tensor_map\") in " + x.prog->where(in));
+    return;
+  }
+  if (desc.rank != rank) {
+    x.fail(std::to_string(rank) + "D tensor copy through a " + std::to_string(desc.rank) + "D tensor map in " + x.prog->where(in));
+    return;
+  }
+  U32 sh = static_cast<U32>(ur32(x, s.idx) + s.off);
+  U32 first = store ? 1 : 2;
+  std::int64_t coord[5] = {};
+  U64 boxElems = 1;
+  for (U32 i = 0; i < rank; ++i) {
+    coord[i] = static_cast<std::int32_t>(ur32(x, s.idx + first + i));
+    boxElems *= desc.box[i];
+  }
+  U64 bytes = boxElems * desc.elemBytes;
+  U64 gStart = desc.base;
+  for (U32 i = 0; i < rank; ++i) gStart += U64(coord[i]) * desc.strides[i];
+  emitTma(x, in, gStart, bytes);
+  std::uint8_t *sp = spanPtr(x, in, sh, bytes, model::Space::Shared);
+  if (!sp) return;
+  U64 rowBytes = U64(desc.box[0]) * desc.elemBytes;
+  U64 rows = boxElems / desc.box[0];
+  for (U64 r = 0; r < rows; ++r) {
+    // Coordinates of this box row (dimensions 1..rank-1), then the row's elements.
+    U64 rest = r;
+    bool inside = true;
+    U64 g = desc.base;
+    for (U32 i = 1; i < rank; ++i) {
+      std::int64_t c = coord[i] + std::int64_t(rest % desc.box[i]);
+      rest /= desc.box[i];
+      if (c < 0 || U64(c) >= desc.dims[i]) inside = false;
+      else g += U64(c) * desc.strides[i];
+    }
+    std::uint8_t *srow = sp + r * rowBytes;
+    for (U32 e = 0; e < desc.box[0]; ++e) {
+      std::int64_t c = coord[0] + e;
+      std::uint8_t *se = srow + U64(e) * desc.elemBytes;
+      if (!inside || c < 0 || U64(c) >= desc.dims[0]) {
+        if (!store) std::memset(se, 0, desc.elemBytes);
+        continue;
+      }
+      std::uint8_t *gp = spanPtr(x, in, g + U64(c) * desc.elemBytes, desc.elemBytes, model::Space::Global);
+      if (!gp) return;
+      if (store) std::memcpy(gp, se, desc.elemBytes);
+      else std::memcpy(se, gp, desc.elemBytes);
+    }
+  }
+  if (!store) completeTx(x, in, ur32(x, s.idx + 1), bytes);
+}
+
+/// ELECT Pd, URd, Ps: one leader among the lanes with Ps (the lowest); Pd true for it alone,
+/// URd its lane number.
+void hElect(Exec &x, const Instr &in, U32 m) {
+  U32 cand = m & x.predMask(in.ops[2]);
+  U32 leader = cand ? (1u << std::countr_zero(cand)) : 0;
+  x.writePred(in.ops[0], m, leader);
+  if (in.ops[1].kind == OpKind::UReg && in.ops[1].index != kURZ && cand) x.w->ur[in.ops[1].index] = std::countr_zero(cand);
+}
+
 void hNone(Exec &, const Instr &, U32) {}
 
 } // namespace
@@ -287,7 +460,42 @@ std::string selectAsync(Instr &in) {
     in.fn = hLdgsts;
     return {};
   }
-  if (b == "LDGDEPBAR") { in.fn = hNone; return {}; }
+  if (b == "LDGDEPBAR" || b == "UTMACMDFLUSH") { in.fn = hNone; return {}; }
+  if (b == "ELECT") {
+    if (in.ops.size() != 3 || in.ops[0].kind != OpKind::Pred) return "ELECT form not supported";
+    in.fn = hElect;
+    return {};
+  }
+  auto uniMem = [&](std::size_t i) {
+    return in.ops.size() > i && in.ops[i].kind == OpKind::Mem && in.ops[i].idxKind == OpKind::UReg && !in.ops[i].hasUidx;
+  };
+  if (b == "UBLKCP") {
+    bool s2g = hasMod(in, "G") && in.mods.size() == 2 && in.mods[0] == "G";
+    bool g2s = in.mods.size() == 2 && in.mods[0] == "S" && in.mods[1] == "G";
+    if ((!s2g && !g2s) || in.ops.size() != 3 || !uniMem(0) || !uniMem(1) || in.ops[2].kind != OpKind::UReg)
+      return "UBLKCP form not supported (only .S.G and .G.S with uniform registers; no multicast)";
+    in.flags = s2g ? 1 : 0;
+    in.space = model::Space::Global;
+    in.memOp = s2g ? model::Op::Store : model::Op::Load;
+    in.width = 4;
+    in.emit = true;
+    in.fn = hBulkCopy;
+    return {};
+  }
+  if (b == "UTMALDG" || b == "UTMASTG") {
+    U32 rank = 0;
+    for (const std::string &mod : in.mods)
+      if (mod.size() == 2 && mod[1] == 'D' && mod[0] >= '1' && mod[0] <= '5') rank = U32(mod[0] - '0');
+      else return b + "." + mod + " is not supported (tile mode without multicast, im2col or reductions only)";
+    if (!rank || in.ops.size() != 2 || !uniMem(0) || !uniMem(1)) return b + " form not supported";
+    in.flags = (b == "UTMASTG" ? 1 : 0) | rank << 8;
+    in.space = model::Space::Global;
+    in.memOp = b == "UTMASTG" ? model::Op::Store : model::Op::Load;
+    in.width = 4;
+    in.emit = true;
+    in.fn = hTensorCopy;
+    return {};
+  }
   if (b == "ARRIVES") {
     if (!hasMod(in, "LDGSTSBAR") || in.ops.size() != 1 || in.ops[0].kind != OpKind::Mem)
       return "ARRIVES form not supported";
@@ -315,6 +523,25 @@ std::string selectAsync(Instr &in) {
     return "SYNCS form '" + in.opcode + "' is not supported";
   }
   return "not an asynchronous-copy opcode";
+}
+
+std::string encodeTensorMap(const launch::ArgSpec &a, std::uint64_t base, std::uint8_t *dst, std::size_t room) {
+  if (room < 128) return "a tensor map needs a 128-byte parameter, the kernel's has " + std::to_string(room) + " bytes";
+  TensorMapDesc d{};
+  d.magic = kTensorMapMagic;
+  d.rank = static_cast<U32>(a.tensorDims.size());
+  d.elemBytes = launch::sizeOf(a.type);
+  d.base = base;
+  U64 stride = d.elemBytes;
+  for (U32 i = 0; i < d.rank; ++i) {
+    d.dims[i] = a.tensorDims[i];
+    d.box[i] = a.tensorBox[i];
+    d.strides[i] = stride;
+    stride *= a.tensorDims[i];
+  }
+  std::memset(dst, 0, 128);
+  std::memcpy(dst, &d, sizeof d);
+  return {};
 }
 
 } // namespace warplens::sassemu

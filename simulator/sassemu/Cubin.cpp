@@ -14,7 +14,7 @@ namespace warplens::sassemu {
 namespace {
 
 constexpr std::uint8_t kAttrFrameSize = 0x11, kAttrMinStack = 0x12, kAttrKparamInfo = 0x17,
-                       kAttrRegCount = 0x2f, kAttrParamCbank = 0x0a;
+                       kAttrRegCount = 0x2f, kAttrParamCbank = 0x0a, kAttrCtaPerCluster = 0x3d;
 constexpr std::uint32_t kRelaType = 4, kNobitsType = 8, kSymtabType = 2;
 constexpr std::uint32_t kRelocAbs64 = 2, kRelocAbs32Lo = 1, kRelocAbs32Hi = 4;
 
@@ -152,6 +152,8 @@ public:
           get(v + 6, offset);
           get(v + 8, x);
           kernel(fn).params.push_back({ordinal, offset, (x >> 18) & 0x3fff});
+        } else if (!fn.empty() && attr == kAttrCtaPerCluster && size >= 12) {
+          for (int i = 0; i < 3; ++i) get(v + 4 * i, kernel(fn).clusterDim[i]);
         } else if (!fn.empty() && attr == kAttrParamCbank && size >= 8) {
           std::uint16_t off = 0, sz = 0;
           get(v + 4, off);

@@ -8,6 +8,7 @@
 
 #include "util/Expected.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -31,6 +32,7 @@ struct CubinKernel {
   std::uint32_t frameBytes = 0;          ///< per-thread local frame (spills, local arrays)
   std::uint32_t stackBytes = 0;          ///< min stack size (callee frames included)
   std::uint64_t codeBytes = 0;
+  std::array<std::uint32_t, 3> clusterDim{0, 0, 0}; ///< __cluster_dims__ (EIATTR_CTA_PER_CLUSTER), 0 if none
 };
 
 /// A module-scope variable in global memory (__device__), with its initial bytes.

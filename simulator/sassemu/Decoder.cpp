@@ -233,7 +233,8 @@ public:
       std::string prefix = tok.substr(0, lb);
       std::string rest = tok.substr(lb);
       bool desc = prefix == "desc";
-      if (!prefix.empty() && !desc) { error = "unsupported memory operand '" + tok + "'"; return false; }
+      // gdesc[URn]: a warpgroup MMA's pair of shared-memory matrix descriptors (URn..URn+3)
+      if (!prefix.empty() && !desc && prefix != "gdesc") { error = "unsupported memory operand '" + tok + "'"; return false; }
       if (desc) { // desc[URn][...]
         std::size_t c1 = rest.find(']');
         if (c1 == std::string::npos) { error = "bad descriptor '" + tok + "'"; return false; }
@@ -243,6 +244,7 @@ public:
       return memory(rest.substr(1, rest.size() - 2), o);
     }
     if (tok == "PR") { o.kind = OpKind::None; return true; } // all predicates (P2R/R2P)
+    if (tok == "gsb0") { o.kind = OpKind::None; return true; } // warpgroup MMA scoreboard (HGMMA)
     if (reg(tok, o)) return error.empty();
     error = "unknown operand '" + tok + "'";
     return false;

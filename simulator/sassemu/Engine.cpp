@@ -64,7 +64,8 @@ Expected<std::vector<Instr>> decodeFunction(const sass::SassFunction &fn, const 
 struct Shared {
   const Program *prog = nullptr;
   const launch::LaunchSpec *spec = nullptr;
-  std::uint64_t totalBlocks = 0, budget = 0;
+  std::uint64_t totalBlocks = 0, budget = 0; ///< totalBlocks counts clusters when cluster[] is set
+  std::array<std::uint32_t, 3> cluster{0, 0, 0}; ///< cluster dims of a cluster launch (runClusters)
   std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0};
   std::atomic<bool> abort{false};
   std::mutex mu;
@@ -116,6 +117,56 @@ public:
     }
   }
 
+  // ---- thread block clusters (Hopper, issue 9): runClusters() runs a cluster's blocks together,
+  // one Worker per block rank, one sweep of each block's warps in turn (ClusterOps.cpp).
+  void clusterStart(std::uint64_t bl, ClusterState *cs, std::uint32_t rank) {
+    const auto &g = s_.spec->grid;
+    x_.blockLinear = static_cast<std::uint32_t>(bl);
+    x_.block[0] = static_cast<std::uint32_t>(bl % g[0]);
+    x_.block[1] = static_cast<std::uint32_t>((bl / g[0]) % g[1]);
+    x_.block[2] = static_cast<std::uint32_t>(bl / (std::uint64_t(g[0]) * g[1]));
+    x_.cluster = cs;
+    x_.clusterRank = rank;
+    cs->shared[rank] = shared_.data();
+    cs->warps[rank] = warps_.get();
+    cs->nWarps = nWarps_;
+    std::fill(shared_.begin(), shared_.end(), 0);
+    for (std::uint32_t i = 0; i < nWarps_; ++i) initWarp(warps_[i]);
+    clusterDone_ = false;
+  }
+  /// One sweep over the block's warps (runBlock's loop body). Returns false once the block has
+  /// finished; `progress` is set when it executed something or released a block barrier.
+  bool clusterSweep(bool &progress) {
+    if (clusterDone_) return false;
+    bool anyLive = false, anyRan = false;
+    yielded_ = false;
+    for (std::uint32_t i = 0; i < nWarps_ && !x_.stop; ++i) {
+      Warp &w = warps_[i];
+      if (w.done) continue;
+      anyLive = true;
+      if (runWarp(w)) anyRan = true;
+    }
+    if (!anyLive || x_.stop) return !(clusterDone_ = true);
+    if (anyRan) progress = true;
+    if (yielded_) return true;
+    for (std::uint32_t i = 0; i < nWarps_; ++i)
+      for (Group &gr : warps_[i].groups)
+        if (gr.state == GroupState::BlockBarrier) gr.state = GroupState::Run, progress = true;
+    return true;
+  }
+  /// Adds the block's counts to the launch; false (and the launch fails) on an error.
+  bool clusterFinish() {
+    s_.warpInstr += warpInstr_;
+    s_.threadInstr += threadInstr_;
+    if (s_.used.fetch_add(threadInstr_) + threadInstr_ > s_.budget)
+      s_.fail(x_.blockLinear, "instruction budget of " + std::to_string(s_.budget) +
+                                  " thread-instructions exhausted (raise it or shrink the launch)");
+    warpInstr_ = threadInstr_ = 0;
+    if (x_.failed) s_.fail(x_.blockLinear, x_.error);
+    return !x_.failed && !s_.abort;
+  }
+  Exec &clusterExec() { return x_; }
+
 private:
   void initWarp(Warp &w) {
     const Program &p = *x_.prog;
@@ -125,6 +176,7 @@ private:
     w.exited = ~w.launched;
     w.done = false;
     w.groups.assign(1, Group{0, w.launched, GroupState::Run, 0});
+    w.cgaArrivals = 0;
     for (std::uint32_t r = 0; r < p.maxReg && r < 255; ++r) std::memset(w.r[r], 0, 128);
     std::memset(w.r[255], 0, 128);
     std::memset(w.ur, 0, sizeof w.ur);
@@ -258,8 +310,52 @@ private:
   std::uint32_t tpb_ = 0, nWarps_ = 0;
   std::uint32_t minOther_ = ~0u;
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
+  bool clusterDone_ = false; ///< clusterSweep: the block has finished
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0;
 };
+
+/// Runs whole clusters (Shared::cluster dims): each worker takes the next cluster and runs its
+/// blocks together, sweeping them in turn until all have finished (ClusterOps.cpp). A round in
+/// which no block makes progress is a deadlock.
+void runClusters(Shared &s, model::AccessListener &listener) {
+  const auto &cd = s.cluster;
+  const auto &g = s.spec->grid;
+  std::uint32_t n = cd[0] * cd[1] * cd[2];
+  std::vector<std::unique_ptr<Worker>> ws;
+  for (std::uint32_t r = 0; r < n; ++r) ws.push_back(std::make_unique<Worker>(s, listener));
+  ClusterState cs;
+  cs.size = n;
+  cs.shared.assign(n, nullptr);
+  cs.warps.assign(n, nullptr);
+  std::uint32_t gx = g[0] / cd[0], gy = g[1] / cd[1];
+  while (!s.abort) {
+    std::uint64_t c = s.nextBlock++;
+    if (c >= s.totalBlocks) break;
+    std::uint64_t cx = c % gx, cy = (c / gx) % gy, cz = c / (std::uint64_t(gx) * gy);
+    for (std::uint32_t r = 0; r < n; ++r) {
+      std::uint64_t bx = cx * cd[0] + r % cd[0], by = cy * cd[1] + (r / cd[0]) % cd[1], bz = cz * cd[2] + r / (cd[0] * cd[1]);
+      ws[r]->clusterStart(bx + by * g[0] + bz * std::uint64_t(g[0]) * g[1], &cs, r);
+    }
+    cs.spins = 0;
+    for (bool live = true; live;) {
+      live = false;
+      bool progress = false, failed = false;
+      for (auto &w : ws) {
+        if (w->clusterSweep(progress)) live = true;
+        if (w->clusterExec().stop) failed = true;
+      }
+      if (failed) break;
+      if (live && !progress) {
+        ws[0]->clusterExec().fail("the cluster's blocks can make no progress (cluster barrier deadlock) in the cluster of block " +
+                                  ws[0]->clusterExec().blockStr());
+        break;
+      }
+    }
+    bool ok = true;
+    for (auto &w : ws) ok = w->clusterFinish() && ok;
+    if (!ok) break;
+  }
+}
 
 Status encodeArg(const launch::ArgSpec &a, std::uint8_t *dst, unsigned size, const std::string &where) {
   unsigned n = launch::sizeOf(a.type);
@@ -354,6 +450,17 @@ Expected<std::unique_ptr<Program>> load(const sass::SassFunction &fn, const Cubi
     std::string argWhere = specWhere + ": args[" + std::to_string(i) + "]";
     std::size_t off = k.paramBase + p.offset;
     if (off + p.size > c0.size()) c0.resize(off + p.size, 0);
+    if (a.isTensorMap()) { // Hopper TMA: the engine's own descriptor (AsyncOps.cpp)
+      const Buffer *found = nullptr;
+      for (const Buffer &b : prog->buffers)
+        if (b.name == a.buffer) found = &b;
+      if (!found) return Error{argWhere + ": unknown buffer '" + a.buffer + "'"};
+      std::string err = encodeTensorMap(a, found->base + a.offsetBytes, c0.data() + off, p.size);
+      if (!err.empty()) return Error{argWhere + ": " + err};
+      std::uint64_t win = kParamWindow + k.paramBase; // c[0x0][0x198]: generic address of the parameters
+      std::memcpy(c0.data() + 0x198, &win, 8);
+      continue;
+    }
     if (a.isBuffer) {
       if (p.size != 8) return Error{argWhere + ": buffer '" + a.buffer + "' passed to a " + std::to_string(p.size) + "-byte parameter"};
       const Buffer *found = nullptr;
@@ -420,12 +527,30 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   sh.spec = &spec;
   sh.totalBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
   sh.budget = options.instructionBudget;
+  { // thread block clusters (Hopper): __cluster_dims__, or cluster barriers in a cluster of one
+    auto kit = cubin.kernels.find(fn.name);
+    auto cd = kit != cubin.kernels.end() ? kit->second.clusterDim : std::array<std::uint32_t, 3>{0, 0, 0};
+    bool barriers = std::any_of(prog->code.begin(), prog->code.end(), [](const Instr &in) { return in.base.rfind("UCGABAR", 0) == 0; });
+    if (cd[0] * cd[1] * cd[2] > 1 || barriers) {
+      for (int i = 0; i < 3; ++i) cd[i] = std::max<std::uint32_t>(cd[i], 1);
+      for (int i = 0; i < 3; ++i)
+        if (spec.grid[i] % cd[i])
+          return Error{spec.specFile + ": grid [" + std::to_string(spec.grid[0]) + ", " + std::to_string(spec.grid[1]) + ", " +
+                       std::to_string(spec.grid[2]) + "] is not a multiple of the kernel's cluster dims [" +
+                       std::to_string(cd[0]) + ", " + std::to_string(cd[1]) + ", " + std::to_string(cd[2]) + "]"};
+      if (cd[0] * cd[1] * cd[2] > 16)
+        return Error{spec.specFile + ": cluster of " + std::to_string(cd[0] * cd[1] * cd[2]) + " blocks exceeds 16"};
+      sh.cluster = {cd[0], cd[1], cd[2]};
+      sh.totalBlocks /= std::uint64_t(cd[0]) * cd[1] * cd[2];
+    }
+  }
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
   run.sites = sitesOf(prog->code); // decoded once, by load()
   for (unsigned i = 0; i < threads; ++i) run.listeners.push_back(makeListener());
   emu::runWorkers(run.listeners, [&sh](model::AccessListener &l) {
+    if (sh.cluster[0]) return runClusters(sh, l);
     Worker w(sh, l);
     w.run();
   });

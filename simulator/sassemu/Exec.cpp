@@ -52,7 +52,8 @@ std::uint32_t Exec::sreg(SReg id, unsigned lane) const {
   case SReg::LeMask: return lane == 31 ? ~0u : (2u << lane) - 1;
   case SReg::GtMask: return lane == 31 ? 0u : ~((2u << lane) - 1);
   case SReg::GeMask: return ~((1u << lane) - 1);
-  default: return 0; // CgaCtaId (no clusters), clocks, SM ids: 0
+  case SReg::CgaCtaId: return clusterRank;
+  default: return 0; // clocks, SM ids: 0
   }
 }
 
@@ -101,6 +102,7 @@ void Exec::outOfBounds(const Instr &in, unsigned lane, model::Space space, std::
 std::uint8_t *Exec::resolve(const Instr &in, unsigned l, std::uint64_t a, unsigned n, model::Space &space,
                             std::uint64_t &ev) {
   using model::Space;
+  const bool generic = space == Space::Generic;
   if (space == Space::Generic) {
     if ((a >> 32) == kSharedWindowHi) space = Space::Shared, a &= 0xffffffffu;
     else if (a - kLocalWindow < kWindowSize) space = Space::Local, a -= kLocalWindow;
@@ -111,11 +113,22 @@ std::uint8_t *Exec::resolve(const Instr &in, unsigned l, std::uint64_t a, unsign
     return nullptr;
   }
   switch (space) {
-  case Space::Shared:
+  case Space::Shared: {
     a &= 0xffffffffu;
+    std::uint8_t *base = shared;
+    if (cluster) { // bits 24.. hold a block's rank in its cluster (ClusterOps.cpp)
+      dsmem = false;
+      if (generic) { // shared::cluster through the generic window: that block's shared memory
+        if ((a >> 24) >= cluster->size) { outOfBounds(in, l, space, a, n, "Invalid distributed "); return nullptr; }
+        base = cluster->shared[a >> 24];
+        dsmem = (a >> 24) != clusterRank;
+      }
+      a &= 0xffffffu; // shared::cta instructions (LDS, STS, ...) address the block's own
+    }
     if (a < kSharedReserved || a + n > prog->sharedBytes) { outOfBounds(in, l, space, a, n, nullptr); return nullptr; }
     ev = a - kSharedReserved;
-    return shared + a;
+    return base + a;
+  }
   case Space::Local:
     a &= 0xffffffffu;
     if (a + n > prog->localBytes) { outOfBounds(in, l, space, a, n, nullptr); return nullptr; }

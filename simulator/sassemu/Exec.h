@@ -7,6 +7,7 @@
 
 #include "sassemu/Instr.h"
 #include "model/AccessEvent.h"
+#include "launch/LaunchSpec.h"
 
 #include <array>
 #include <bit>
@@ -25,6 +26,9 @@ constexpr std::uint64_t kWindowSize = 0x0000000100000000ull;
 /// Addresses the loader gives external functions (vprintf, __assertfail) named in constant
 /// bank slots: kExternFnBase + 16 * index into Program::externs (DiagOps.cpp calls them).
 constexpr std::uint64_t kExternFnBase = 0xfff0000000000000ull;
+/// Generic addresses of the kernel parameters (c[0x0] offset + kParamWindow): sm_90 code finds a
+/// __grid_constant__ tensor map there from c[0x0][0x198] (AsyncOps.cpp, TMA).
+constexpr std::uint64_t kParamWindow = 0x0000030000000000ull;
 
 struct Buffer {
   std::string name;
@@ -59,6 +63,7 @@ struct Group {
 
 struct Warp {
   std::uint32_t index = 0;
+  std::uint32_t cgaArrivals = 0; ///< cluster-barrier arrivals (ClusterOps.cpp)
   std::uint32_t exited = 0;
   std::uint32_t launched = 0; ///< lanes that exist (partial last warp)
   std::vector<Group> groups;
@@ -69,6 +74,16 @@ struct Warp {
   std::uint8_t up[8];
   std::uint32_t b[16];
   std::vector<std::uint8_t> local;          ///< 32 × localBytes
+};
+
+/// The blocks of one thread block cluster, run together by one worker (Engine.cpp runClusters,
+/// ClusterOps.cpp): per block rank its shared memory and warps.
+struct ClusterState {
+  std::uint32_t size = 1;
+  std::vector<std::uint8_t *> shared;   ///< by rank
+  std::vector<Warp *> warps;            ///< by rank: nWarps warps
+  std::uint32_t nWarps = 0;
+  std::uint64_t spins = 0;              ///< failed cluster-barrier waits in a row
 };
 
 struct Exec {
@@ -97,6 +112,9 @@ struct Exec {
   std::vector<std::uint32_t> barRedGen;
   std::vector<std::array<std::uint32_t, 3>> barRedAcc;
   std::uint32_t barRedBlock = ~0u;
+  ClusterState *cluster = nullptr; ///< the block's cluster, or nullptr outside cluster launches
+  std::uint32_t clusterRank = 0;   ///< SR_CgaCtaId
+  bool dsmem = false;              ///< resolve(): the shared address was another block's (cluster launches)
 
   void fail(std::string message) {
     if (!failed) failed = true, error = std::move(message);
@@ -281,6 +299,10 @@ std::string selectWarp(Instr &in);        ///< WarpOps.cpp: REDUX, MATCH, ENDCOL
 std::string selectWarpControl(Instr &in); ///< WarpOps.cpp: BRA.DIV, WARPSYNC.COLLECTIVE
 std::string selectTensor(Instr &in);      ///< TensorOps.cpp: HMMA, LDSM, MOVM, F2FP
 std::string selectDiag(Instr &in);        ///< DiagOps.cpp: CALL.ABS (vprintf, __assertfail), LEPC
+std::string selectCluster(Instr &in);     ///< ClusterOps.cpp: UCGABAR_ARV, UCGABAR_WAIT
+/// The 128-byte tensor-map parameter of a launch spec "tensor_map" argument over the buffer at
+/// `base` (AsyncOps.cpp); an error message, or empty.
+std::string encodeTensorMap(const launch::ArgSpec &a, std::uint64_t base, std::uint8_t *dst, std::size_t room);
 
 /// The family selector for a base opcode, or nullptr (OpTable.cpp).
 using Selector = std::string (*)(Instr &in);

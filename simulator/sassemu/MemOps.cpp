@@ -44,6 +44,12 @@ bool begin(Exec &x, const Instr &in, const Operand &mem, U32 m, std::uint8_t **p
     if (!ptr[l]) return false;
     if (first) e.space = sp, first = false;
     e.addr[l] = ByteAddress{ev};
+    // Distributed shared memory (another block of the cluster): the SASS metrics count no
+    // wavefronts for it (H100, ClusterOps.cpp); the lane leaves the event.
+    if (x.cluster && sp == model::Space::Shared && x.dsmem) {
+      e.active = LaneMask{U32(e.active.bits & ~(1u << l))};
+      if (e.active.empty()) e.space = model::Space::Generic; // as the probe files it: no shared totals
+    }
   }
   return true;
 }

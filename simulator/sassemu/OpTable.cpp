@@ -48,10 +48,15 @@ Selector selectorFor(const std::string &base) {
       {"CGAERRBAR", selectControl}, {"NANOSLEEP", selectControl},
       // asynchronous copies and mbarriers
       {"LDGSTS", selectAsync}, {"LDGDEPBAR", selectAsync}, {"SYNCS", selectAsync}, {"ARRIVES", selectAsync},
+      // Hopper TMA (bulk and tensor copies) and thread block clusters
+      {"UBLKCP", selectAsync}, {"UTMALDG", selectAsync}, {"UTMASTG", selectAsync},
+      {"UTMACMDFLUSH", selectAsync}, {"ELECT", selectAsync},
+      {"UCGABAR_ARV", selectCluster}, {"UCGABAR_WAIT", selectCluster},
       // warp collectives
       {"REDUX", selectWarp}, {"MATCH", selectWarp}, {"ENDCOLLECTIVE", selectWarp}, {"B2R", selectWarp},
       // tensor cores and packed half conversions
       {"HMMA", selectTensor}, {"LDSM", selectTensor}, {"MOVM", selectTensor}, {"F2FP", selectTensor},
+      {"HGMMA", selectTensor}, {"WARPGROUP", selectTensor},
       // device-side diagnostics
       {"LEPC", selectDiag},
   };

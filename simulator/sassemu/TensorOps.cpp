@@ -11,13 +11,17 @@
 ///    2(l%4)+1 (transposed: column l/4). One shared-load event: the row-giving lanes with their
 ///    16-byte rows.
 ///  - MOVM.16.MT88 (movmatrix.trans): the warp's 8x8 b16 matrix transposed.
+///  - HGMMA.64xNx16.F32 (wgmma.mma_async, A and B from shared-memory descriptors) and
+///    WARPGROUP.ARRIVE / WARPGROUP.DEPBAR (wgmma.fence / wait_group): see hHgmma.
 ///  - F2FP.F16.F32.PACK_AB / F2FP.BF16.F32.PACK_AB (cvt.rn.f16x2.f32 / bf16x2): Ra to the high,
 ///    Rb to the low half, round to nearest even.
 #include "sassemu/Exec.h"
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace warplens::sassemu {
 namespace {
@@ -124,6 +128,57 @@ void hHmma(Exec &x, const Instr &in, U32 m) {
     for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + r) & 255][l] = out[r][l];
 }
 
+/// HGMMA.64xNx16.F32[.BF16] Rd, gdesc[URa], Rc|RZ, [!]UPp|[!]UPT[, gsb0] (wgmma.mma_async with A
+/// and B in shared memory): URa:URa+1 and URa+2:URa+3 are the matrix descriptors (start address,
+/// leading byte offset = between core matrices along K, stride byte offset = between 8-row
+/// groups along M / N, in 16-byte units; no swizzle), both K-major. Each warp of the warpgroup
+/// (warp index % 4 = w) computes its rows 16w..16w+15 of the 64 x N tile, so the warps need not
+/// meet: register i of lane l holds row 16w + l/4 (+8 for i % 4 >= 2), column
+/// 8 (i / 4) + 2 (l % 4) + i % 2. The predicate is scale-d: false ignores Rc. Sums exact, rounded
+/// once to f32 (as HMMA).
+void hHgmma(Exec &x, const Instr &in, U32 m) {
+  (void)m;
+  const unsigned N = in.sub;
+  const bool bf = in.flags & kBf16;
+  const Operand &D = in.ops[0], &G = in.ops[1], &C = in.ops[2];
+  bool accumulate = C.index != kRZ && (in.ops.size() < 4 || x.predMask(in.ops[3]) != 0);
+  U64 descA = U64(x.w->ur[G.idx & 63]) | U64(x.w->ur[(G.idx + 1) & 63]) << 32;
+  U64 descB = U64(x.w->ur[(G.idx + 2) & 63]) | U64(x.w->ur[(G.idx + 3) & 63]) << 32;
+  for (U64 d : {descA, descB})
+    if (d >> 62) { x.fail("HGMMA with a swizzled shared-memory layout is not supported in " + x.prog->where(in)); return; }
+  auto elem = [&](U64 desc, unsigned row, unsigned k) -> double { // row: M (A) or N (B)
+    U64 start = (desc & 0x3fff) << 4, lbo = ((desc >> 16) & 0x3fff) << 4, sbo = ((desc >> 32) & 0x3fff) << 4;
+    U64 a = start + (row / 8) * sbo + (k / 8) * lbo + (row % 8) * 16 + (k % 8) * 2;
+    model::Space sp = model::Space::Shared;
+    U64 ev = 0;
+    const std::uint8_t *p = x.resolve(in, 0, a, 2, sp, ev);
+    if (!p) return 0.0;
+    std::uint16_t h;
+    std::memcpy(&h, p, 2);
+    return double(bf ? bf16ToFloat(h) : halfToFloat(h));
+  };
+  const unsigned w = x.w->index % 4;
+  double a[16][16];
+  for (unsigned i = 0; i < 16; ++i)
+    for (unsigned k = 0; k < 16; ++k) a[i][k] = elem(descA, 16 * w + i, k);
+  std::vector<double> b(16 * N);
+  for (unsigned k = 0; k < 16; ++k)
+    for (unsigned n = 0; n < N; ++n) b[k * N + n] = elem(descB, n, k);
+  if (x.failed) return;
+  const unsigned regs = N / 2;
+  std::vector<U32> out(std::size_t(regs) * 32);
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned i = 0; i < regs; ++i) {
+      unsigned row = l / 4 + (i % 4 >= 2 ? 8 : 0), col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+      double s = accumulate ? double(std::bit_cast<float>(x.w->r[(C.index + i) & 255][l])) : 0.0;
+      for (unsigned k = 0; k < 16; ++k) s += a[row][k] * b[k * N + col];
+      out[std::size_t(i) * 32 + l] = std::bit_cast<U32>(static_cast<float>(s));
+    }
+  if (D.index == kRZ) return;
+  for (unsigned i = 0; i < regs; ++i)
+    for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + i) & 255][l] = out[std::size_t(i) * 32 + l];
+}
+
 /// LDSM.16.{M88,MT88}[.1|.2|.4] Rd, [addr]
 void hLdsm(Exec &x, const Instr &in, U32 m) {
   const unsigned n = in.sub;          // matrices
@@ -208,6 +263,26 @@ void hF2fp(Exec &x, const Instr &in, U32 m) {
 
 std::string selectTensor(Instr &in) {
   const std::string &b = in.base;
+  if (b == "HGMMA") {
+    unsigned n = 0;
+    for (const std::string &mod : in.mods) {
+      if (mod.rfind("64x", 0) == 0 && mod.size() > 6 && mod.substr(mod.size() - 3) == "x16") n = unsigned(std::atoi(mod.c_str() + 3));
+      else if (mod != "F32" && mod != "BF16") return "HGMMA modifier '" + mod + "' is not supported (f16/bf16 inputs, f32 accumulate)";
+    }
+    if (n < 8 || n > 256 || n % 8) return "HGMMA shape '" + in.opcode + "' is not supported (64xNx16)";
+    if (in.ops.size() < 3 || in.ops[0].kind != OpKind::Reg || in.ops[1].kind != OpKind::Mem ||
+        in.ops[1].idxKind != OpKind::UReg || in.ops[2].kind != OpKind::Reg)
+      return "HGMMA form not supported (A and B from shared-memory descriptors only)";
+    in.sub = n;
+    in.flags = hasMod(in, "BF16") ? U32(kBf16) : 0u;
+    in.fn = hHgmma;
+    return {};
+  }
+  if (b == "WARPGROUP") { // wgmma.fence (ARRIVE) and wgmma.wait_group (DEPBAR): HGMMA completes at once
+    if (!hasMod(in, "ARRIVE") && !hasMod(in, "DEPBAR")) return "WARPGROUP form '" + in.opcode + "' is not supported";
+    in.fn = [](Exec &, const Instr &, U32) {};
+    return {};
+  }
   if (b == "HMMA") {
     if (in.ops.size() != 4) return "HMMA with " + std::to_string(in.ops.size()) + " operands";
     bool k16 = hasMod(in, "16816"), k8 = hasMod(in, "1688");
