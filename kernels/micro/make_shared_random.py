@@ -13,7 +13,13 @@ lane % m, a random table), lane-pair structures (lane n and n^x share an address
 contiguous blocks. Widths 8 and 16 get most patterns (the source-view rule differs there).
 A launch's description names its family, mask and table row.
 
-Run: python3 kernels/micro/make_shared_random.py [--seed N] [--count-scale F] [--prefix NAME]"""
+Run: python3 kernels/micro/make_shared_random.py [--seed N] [--count-scale F] [--prefix NAME]
+     python3 kernels/micro/make_shared_random.py --mode probe16 --prefix shared_random_probe16
+The probe16 mode writes a targeted LDS.128 set instead (the source-view rule for 16-byte loads
+with lanes switched off, CALIBRATION.md "Two truths"): ten simple address structures (one address
+per quarter- or half-warp, lane-pair and lane^4 structures, the same 8 or 16 addresses repeated
+per quarter or half) crossed with structured masks (every quarter subset, even/odd lanes per half,
+single lanes, two lanes) and random masks of several densities (seeded)."""
 import argparse
 import json
 import os
@@ -186,38 +192,113 @@ def pattern(rng, w, op):
     return [base + i * w for i in idx], f"perm{scope}"
 
 
+# probe16: address structures, lane -> 16-byte slot index k (byte offset PROBE_BASE + 16 k; the
+# bank quad is k mod 8). Chosen so that each isolates one question about LDS.128 with lanes off.
+PROBE_BASE = 1024
+PROBE16_STRUCTS = {
+    # one address per half-warp (quarters 0-1 on X, 2-3 on Y), Y in another bank quad / the same
+    "half_bcast_diffquad": lambda n: 0 if n < 16 else 3,
+    "half_bcast_samequad": lambda n: 0 if n < 16 else 8,
+    # one address per quarter, four quads / two per half in one quad (X X Y Y row-shifted)
+    "quarter_bcast_4quads": lambda n: [0, 2, 5, 7][n >> 3],
+    "quarter_bcast_qsame": lambda n: [0, 8, 16, 24][n >> 3],
+    # the whole warp on one address
+    "warp_bcast": lambda n: 0,
+    # lane pairs (n, n^1) share consecutive slots: 16 slots, quads 0-7 per half-warp
+    "pairs1_stride1": lambda n: n >> 1,
+    # lane pairs (n, n^2) share: slot 2*(n>>2) + (n&1)
+    "pairs2_stride1": lambda n: 2 * (n >> 2) + (n & 1),
+    # lanes n and n^4 share within a quarter: 4 slots per quarter, quarters 0/2 on quads 0-3,
+    # 1/3 on quads 4-7 (rows differ between halves)
+    "xor4_quads": lambda n: 4 * (n >> 3) + (n & 3) + (8 if n >= 16 else 0),
+    # the same 8 addresses in every quarter (lane n -> quad n mod 8, one row)
+    "same8_per_quarter": lambda n: n & 7,
+    # 16 distinct addresses per half-warp, the second half repeating the first
+    "same16_per_half": lambda n: n & 15,
+}
+
+
+def probe16_masks(rng):
+    """(mask, name) list: structured masks, then seeded random ones."""
+    out = []
+    for qs in range(1, 16):
+        out.append((quarter_mask([q for q in range(4) if qs >> q & 1]), f"quarters{qs:x}"))
+    halves = {"full": 0xFFFF, "even": 0x5555, "odd": 0xAAAA, "none": 0}
+    for a, ma in halves.items():
+        for b, mb in halves.items():
+            if (a, b) in (("full", "full"), ("none", "none"), ("full", "none"), ("none", "full")):
+                continue  # quarter subsets above
+            out.append((ma | mb << 16, f"h0{a}_h1{b}"))
+    for n in (0, 1, 7, 8, 15, 16, 17, 31):
+        out.append((1 << n, f"one{n}"))
+    for a, b in ((0, 16), (1, 17), (0, 8), (16, 24), (0, 1), (1, 9), (3, 19), (7, 8), (1, 3),
+                 (17, 19)):
+        out.append(((1 << a) | (1 << b), f"two{a}_{b}"))
+    for p, k in ((0.25, 6), (0.5, 8), (0.75, 6), (0.9, 6)):
+        for _ in range(k):
+            m = 0
+            for n in range(32):
+                if rng.random() < p:
+                    m |= 1 << n
+            out.append((m or 1, f"density{int(p * 100)}"))
+    return out
+
+
+def probe16_rows(rng):
+    """(offsets, mask, description) for the targeted LDS.128 set, duplicates removed."""
+    rows, seen = [], set()
+    for sname, fn in PROBE16_STRUCTS.items():
+        offs = [PROBE_BASE + 16 * fn(n) for n in range(32)]
+        for mask, mname in probe16_masks(rng):
+            key = (tuple(offs[n] if mask >> n & 1 else -1 for n in range(32)), mask)
+            if key in seen:
+                continue
+            seen.add(key)
+            rows.append((offs, mask, f"{sname}; mask {mname} 0x{mask:08x}"))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--count-scale", type=float, default=1.0)
     ap.add_argument("--prefix", default="shared_random")
+    ap.add_argument("--mode", choices=["random", "probe16"], default="random")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     rng = random.Random(args.seed)
+    # (op, width, index within the kernel, offsets, mask, description)
+    items = []
+    if args.mode == "probe16":
+        for i, (offs, mask, desc) in enumerate(probe16_rows(rng)):
+            items.append(("ld", 16, i, offs, mask, desc))
+    else:
+        for (op, w), n in COUNTS.items():
+            for i in range(max(1, round(n * args.count_scale))):
+                offs, fam = pattern(rng, w, op)
+                offs = clamp_offsets(offs, w)
+                mask, mkind = random_mask(rng)
+                items.append((op, w, i, offs, mask, f"{fam}; mask {mkind} 0x{mask:08x}"))
     rows, launches = [], []
-    for (op, w), n in COUNTS.items():
-        for i in range(max(1, round(n * args.count_scale))):
-            offs, fam = pattern(rng, w, op)
-            offs = clamp_offsets(offs, w)
-            mask, mkind = random_mask(rng)
-            index = len(rows)
-            rows.append(offs + [mask])
-            launches.append({
-                "name": f"shr_{op}_b{w}_{i:03d}",
-                "description": f"{fam}; mask {mkind} 0x{mask:08x}; table row {index}",
-                "source": "shared_random.cu",
-                "kernel": f"shr_{op}_b{w}",
-                "grid": [1, 1, 1],
-                "block": [32, 1, 1],
-                "dynamic_shared_bytes": SHARED_BYTES,
-                "args": [
-                    {"buffer": "table", "type": "u32", "count": None,
-                     "init": f"file:{args.prefix}.bin"},
-                    {"value": index, "type": "u32"},
-                    {"buffer": "out", "type": "u32", "count": 32, "init": "zero"},
-                    {"value": GUARD if op == "ld" else 0, "type": "u32"},
-                ],
-            })
+    for op, w, i, offs, mask, desc in items:
+        index = len(rows)
+        rows.append(offs + [mask])
+        launches.append({
+            "name": f"shr_{op}_b{w}_{i:03d}",
+            "description": f"{desc}; table row {index}",
+            "source": "shared_random.cu",
+            "kernel": f"shr_{op}_b{w}",
+            "grid": [1, 1, 1],
+            "block": [32, 1, 1],
+            "dynamic_shared_bytes": SHARED_BYTES,
+            "args": [
+                {"buffer": "table", "type": "u32", "count": None,
+                 "init": f"file:{args.prefix}.bin"},
+                {"value": index, "type": "u32"},
+                {"buffer": "out", "type": "u32", "count": 32, "init": "zero"},
+                {"value": GUARD if op == "ld" else 0, "type": "u32"},
+            ],
+        })
     for l in launches:
         l["args"][0]["count"] = len(rows) * 33
     with open(os.path.join(here, args.prefix + ".bin"), "wb") as f:
@@ -225,8 +306,10 @@ def main():
             f.write(struct.pack("<33I", *r))
     path = os.path.join(here, args.prefix + ".json")
     with open(path, "w") as f:
-        f.write("{\"description\": \"random single-instruction shared-memory patterns (generated by "
-                f"make_shared_random.py, seed {args.seed})\",\n \"launches\": [\n")
+        what = ("targeted LDS.128 patterns with lanes switched off (make_shared_random.py --mode "
+                "probe16" if args.mode == "probe16" else
+                "random single-instruction shared-memory patterns (generated by make_shared_random.py")
+        f.write(f"{{\"description\": \"{what}, seed {args.seed})\",\n \"launches\": [\n")
         f.write(",\n".join("  " + json.dumps(l) for l in launches))
         f.write("\n]}\n")
     print(f"{path}: {len(launches)} launches, table {len(rows)} rows")

@@ -7,7 +7,8 @@ patterns each candidate gets exactly, for the source-view SASS metric
 (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st, l1tex__data_bank_conflicts_...).
 
 Run: python3 kernels/micro/shared_random_rules.py validation/h100/measured_shared_random.json
-     [--suite kernels/micro/shared_random.json] [--show N]"""
+     [--suite kernels/micro/shared_random.json] [--show N]
+(the suite defaults to the measured file's "suite" key, else shared_random.json)"""
 import argparse
 import json
 import math
@@ -98,21 +99,70 @@ def pack_ok_in(offs, mask, x, lanes):
     return True
 
 
-def sv_rule(offs, mask, w, op, xors=(1, 2), warp_merge_max_lanes=None, warp_merge_xor=16):
-    """The source-view rule found from shared_random (sm_90.json shared.rules.<w>.ld.sourceView):
-    a packed phase (whole warp for 8 bytes, half-warp for 16) is one wavefront when, within that
-    phase, the pack condition holds and its lanes are conflict-free; otherwise its plain phases
-    (half-warps, quarter-warps) count. 16-byte loads: a conflict-free warp with at most 16 active
-    lanes whose lanes n and n^16 agree (where both are active) is one wavefront."""
+def pair_ok_strict(offs, mask, x, lanes):
+    """Every active lane of `lanes` has its partner n^x active too, reading the same address."""
+    for n in lanes:
+        if not (mask >> n) & 1:
+            continue
+        p = n ^ x
+        if not (mask >> p) & 1 or offs[n] != offs[p]:
+            return False
+    return True
+
+
+def sv_rule(offs, mask, w, op, xors=(1, 2)):
+    """The source-view rule (sm_90.json shared.rules.<w>.ld.sourceView), 8- and 16-byte loads.
+    A packed phase (whole warp for 8 bytes, half-warp for 16) is one wavefront when its lanes
+    are conflict-free and, within that phase, meet the pair condition; otherwise its plain
+    phases (half-warps, quarter-warps) count. 16-byte loads (found from shared_random_probe16):
+    - every active lane on one address: ceil(active lanes / 16);
+    - half-warp 0: the pair condition is strict (each active lane's partner n^x active and on
+      the same address) - except while lane 31 is inactive: then a conflict-free half-warp 0
+      is one wavefront without any pair condition;
+    - half-warp 1: the hardware's lenient pair condition (inactive partners allowed)."""
     if op != "ld" or w < 8:
         wf, _, _ = cost(offs, mask, w, op)
         return wf, ideal(wf, mask, w)
     plain = {8: 16, 16: 8}[w]
     packed = {8: 32, 16: 16}[w]
-    merge = warp_merge_max_lanes if warp_merge_max_lanes is not None else {8: 0, 16: 16}[w]
     active = [n for n in range(32) if (mask >> n) & 1]
-    if merge and len(active) <= merge and phase_cost(active, offs, w) <= 1 and \
-            pack_ok_in(offs, mask, warp_merge_xor, range(32)):
+    if w == 16 and len({offs[n] for n in active}) == 1:
+        wf = (len(active) + 15) // 16
+        return wf, ideal(wf, mask, w)
+    lane31_off = not (mask >> 31) & 1
+    total = 0
+    for g in range(0, 32, packed):
+        group = range(g, g + packed)
+        lanes = [n for n in group if (mask >> n) & 1]
+        if not lanes:
+            continue
+        strict = w == 16 and g == 0
+        if strict:
+            pairs = any(pair_ok_strict(offs, mask, x, group) for x in xors)
+        else:
+            pairs = any(pack_ok_in(offs, mask, x, group) for x in xors)
+        if w == 16 and g == 0 and lane31_off:
+            pairs = True
+        if pairs and phase_cost(lanes, offs, w) <= 1:
+            total += 1
+            continue
+        for p in range(g, g + packed, plain):
+            total += phase_cost([n for n in range(p, p + plain) if (mask >> n) & 1], offs, w)
+    return total, ideal(total, mask, w)
+
+
+def sv_rule_2026_11_23_first(offs, mask, w, op, xors=(1, 2)):
+    """The first source-view rule (before the targeted set): per-phase packing as above with the
+    lenient pair condition everywhere, and for 16-byte loads a conflict-free warp of at most 16
+    active lanes whose lanes n and n^16 agree is one wavefront."""
+    if op != "ld" or w < 8:
+        wf, _, _ = cost(offs, mask, w, op)
+        return wf, ideal(wf, mask, w)
+    plain = {8: 16, 16: 8}[w]
+    packed = {8: 32, 16: 16}[w]
+    active = [n for n in range(32) if (mask >> n) & 1]
+    if w == 16 and len(active) <= 16 and phase_cost(active, offs, w) <= 1 and \
+            pack_ok_in(offs, mask, 16, range(32)):
         return 1, ideal(1, mask, w)
     total = 0
     for g in range(0, 32, packed):
@@ -130,6 +180,7 @@ def sv_rule(offs, mask, w, op, xors=(1, 2), warp_merge_max_lanes=None, warp_merg
 
 CANDIDATES = {
     "source-view rule (sm_90.json sourceView)": sv_rule,
+    "first source-view rule (before shared_random_probe16)": sv_rule_2026_11_23_first,
     "hw_rule (xor 1,2)": sv_same_as_hw,
     "xor1 only": sv_xor1_only,
     "no packing": sv_no_pack,
@@ -167,11 +218,12 @@ def main():
     ap.add_argument("--show", type=int, default=10)
     a = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
-    suite_path = a.suite or os.path.join(here, "shared_random.json")
+    measured = json.load(open(a.measured))
+    suite_path = a.suite or (os.path.join(here, os.path.basename(measured["suite"]))
+                             if measured.get("suite") else os.path.join(here, "shared_random.json"))
     suite = json.load(open(suite_path))
     table = load_table(os.path.join(os.path.dirname(suite_path),
                                     suite["launches"][0]["args"][0]["init"][5:]))
-    measured = json.load(open(a.measured))
     rows = measured_rows(measured, suite)
     print(f"{len(rows)} measured patterns")
     # hardware counter vs the calibrated rule

@@ -50,6 +50,10 @@ void addSharedRuleFields(std::vector<FieldRule> &out, const std::string &prefix,
   out.push_back({prefix + ".sourceView.packOnlyConflictFree", Kind::Bool, 0, 0, false, false});
   out.push_back({prefix + ".sourceView.warpMergeMaxLanes", Kind::UInt, 0, 32, false, false});
   out.push_back({prefix + ".sourceView.warpMergeLaneXor", Kind::UInt, 0, 31, false, false});
+  out.push_back({prefix + ".sourceView.broadcastLanesPerWavefront", Kind::UInt, 0, 32, false, false});
+  out.push_back({prefix + ".sourceView.strictPairPhases", Kind::UIntList, 0, 31, false, false});
+  out.push_back({prefix + ".sourceView.pairFreePhases", Kind::UIntList, 0, 31, false, false});
+  out.push_back({prefix + ".sourceView.pairFreeWhenLaneInactive", Kind::UInt, 0, 31, false, false});
   out.push_back({prefix + ".sourceView.source", Kind::Str, 0, 0, false, false});
 }
 
@@ -228,6 +232,17 @@ Status readSharedRule(const std::string &file, const std::string &key, const jso
     rule.svPackOnlyConflictFree = sv.value("packOnlyConflictFree", rule.svPackOnlyConflictFree);
     rule.svWarpMergeMaxLanes = sv.value("warpMergeMaxLanes", rule.svWarpMergeMaxLanes);
     rule.svWarpMergeLaneXor = sv.value("warpMergeLaneXor", rule.svWarpMergeLaneXor);
+    rule.svBroadcastLanesPerWavefront =
+        sv.value("broadcastLanesPerWavefront", rule.svBroadcastLanesPerWavefront);
+    auto phaseBits = [&](const char *k, std::uint32_t cur) {
+      if (!sv.contains(k)) return cur;
+      std::uint32_t bits = 0;
+      for (unsigned p : sv[k].get<std::vector<unsigned>>()) bits |= 1u << (p & 31);
+      return bits;
+    };
+    rule.svStrictPairPhases = phaseBits("strictPairPhases", rule.svStrictPairPhases);
+    rule.svPairFreePhases = phaseBits("pairFreePhases", rule.svPairFreePhases);
+    rule.svPairFreeLane = sv.value("pairFreeWhenLaneInactive", rule.svPairFreeLane);
   }
   if (rule.packedLanesPerPhase != 0 && rule.packedLanesPerPhase < rule.lanesPerPhase)
     return Error::at(file, "key '" + key + ".packedLanesPerPhase': " +

@@ -39,14 +39,25 @@ struct SharedWidthRule {
   ///   bank conflict; otherwise its plain phases count;
   /// - svWarpMergeMaxLanes (0 = off): a warp with at most this many active lanes, no bank
   ///   conflict and lane n reading lane n^svWarpMergeLaneXor's address (where both are active)
-  ///   is one wavefront.
+  ///   is one wavefront;
+  /// - svBroadcastLanesPerWavefront (0 = off): a warp whose active lanes all read one address
+  ///   counts ceil(active lanes / this) wavefronts;
+  /// - svStrictPairPhases (bit p = packed phase p): in these phases the pair condition is strict:
+  ///   every active lane's partner n^x must be active too (and read the same address);
+  /// - svPairFreePhases (bit p = packed phase p), svPairFreeLane: while lane svPairFreeLane is
+  ///   inactive, these packed phases pack without the pair condition (no bank conflict suffices).
   bool svPackPerPhase = false;
   bool svPackOnlyConflictFree = false;
   unsigned svWarpMergeMaxLanes = 0;
   unsigned svWarpMergeLaneXor = 0;
+  unsigned svBroadcastLanesPerWavefront = 0;
+  std::uint32_t svStrictPairPhases = 0;
+  std::uint32_t svPairFreePhases = 0;
+  unsigned svPairFreeLane = 31;
   /// Any of the above set: the two truths may differ for this (width, op).
   bool hasSourceViewRule() const {
-    return svPackPerPhase || svPackOnlyConflictFree || svWarpMergeMaxLanes != 0;
+    return svPackPerPhase || svPackOnlyConflictFree || svWarpMergeMaxLanes != 0 ||
+           svBroadcastLanesPerWavefront != 0 || svStrictPairPhases != 0 || svPairFreePhases != 0;
   }
 };
 

@@ -73,6 +73,10 @@ SharedModel::SharedModel(const arch::ArchSpec &arch) : arch_(&arch) {
       rule.svPackOnlyConflictFree = r.svPackOnlyConflictFree;
       rule.svWarpMergeMaxLanes = r.svWarpMergeMaxLanes;
       rule.svWarpMergeLaneXor = r.svWarpMergeLaneXor;
+      rule.svBroadcastLanes = r.svBroadcastLanesPerWavefront;
+      rule.svStrictPhases = r.svStrictPairPhases;
+      rule.svPairFreePhases = r.svPairFreePhases;
+      rule.svPairFreeLane = r.svPairFreeLane & 31u;
       if (r.packedLanesPerPhase == 0) continue;
       setLayout(rule.packed, r.packedLanesPerPhase, r.mergeAcrossPhases);
       for (unsigned x : r.packLaneXors)
@@ -162,6 +166,19 @@ const char *toString(SourceViewRule r) {
            "view); the hardware counter needs the condition warp-wide";
   case SourceViewRule::WarpMerged:
     return "a conflict-free warp with few active lanes is one wavefront (source view)";
+  case SourceViewRule::Broadcast:
+    return "every active lane reads one address: the source view counts one wavefront per "
+           "packed phase's worth of active lanes (16 for a 16-byte load), wherever they sit; the "
+           "hardware counter serves each packed phase with an active lane";
+  case SourceViewRule::StrictPairs:
+    return "lane 31 is active and a lane of half-warp 0 has its lane^1 and lane^2 partners "
+           "switched off (or reading other addresses): the source view counts half-warp 0 as its "
+           "quarter-warps; the hardware counter packs it (an inactive partner does not break a "
+           "pair there)";
+  case SourceViewRule::PairFree:
+    return "lane 31 is inactive: the source view serves a conflict-free half-warp 0 in one "
+           "wavefront even where lanes n and n^1 / n^2 read different addresses; the hardware "
+           "counter needs the pair condition";
   }
   return "";
 }
@@ -208,6 +225,14 @@ bool SharedModel::pairsAgree(const AccessEvent &event, std::uint32_t lanes, unsi
   return true;
 }
 
+bool SharedModel::pairsComplete(const AccessEvent &event, std::uint32_t lanes, unsigned x) {
+  for (std::uint32_t m = lanes; m; m &= m - 1) {
+    const unsigned n = unsigned(std::countr_zero(m)), p = n ^ x;
+    if (p >= 32 || !((lanes >> p) & 1u) || event.addr[n].value != event.addr[p].value) return false;
+  }
+  return true;
+}
+
 unsigned SharedModel::phaseCost(const AccessEvent &event, std::uint32_t lanes,
                                 unsigned width) const {
   // At most 32 lanes x 5 words (16 bytes, misaligned): sort, drop repeats, count per bank.
@@ -234,6 +259,18 @@ std::uint32_t SharedModel::sourceViewWavefronts(const AccessEvent &event, unsign
                                                 SourceViewRule &rule) const {
   const std::uint32_t mask = event.active.bits;
   rule = SourceViewRule::SameAsHardware;
+  if (o.svBroadcastLanes) {
+    const std::uint64_t a0 = event.addr[std::countr_zero(mask)].value;
+    bool one = true;
+    for (std::uint32_t m = mask & (mask - 1); m && one; m &= m - 1)
+      one = event.addr[std::countr_zero(m)].value == a0;
+    if (one) {
+      const std::uint32_t n =
+          (std::uint32_t(std::popcount(mask)) + o.svBroadcastLanes - 1) / o.svBroadcastLanes;
+      if (n != hwWavefronts) rule = SourceViewRule::Broadcast;
+      return n;
+    }
+  }
   if (o.svWarpMergeMaxLanes && unsigned(std::popcount(mask)) <= o.svWarpMergeMaxLanes &&
       (o.svWarpMergeLaneXor == 0 || pairsAgree(event, mask, o.svWarpMergeLaneXor)) &&
       phaseCost(event, mask, width) <= 1) {
@@ -241,31 +278,54 @@ std::uint32_t SharedModel::sourceViewWavefronts(const AccessEvent &event, unsign
     return 1;
   }
   if (o.packXors == 0) return hwWavefronts;
-  // Fast path: the hardware packed the warp and no packed phase has a conflict: the source view
-  // agrees (the warp-wide pair condition implies each phase's).
-  if (hwPacked && hwWavefronts == phasesWithLanes(mask, o.packed)) return hwWavefronts;
-  auto phasePairs = [&](std::uint32_t lanes) {
-    for (std::uint32_t xs = o.packXors; xs; xs &= xs - 1)
-      if (pairsAgree(event, lanes, unsigned(std::countr_zero(xs)))) return true;
+  // Phases that pack without pairs while the pair-free lane is inactive (conflict-free only).
+  const std::uint32_t pairFree = (mask >> o.svPairFreeLane) & 1u ? 0u : o.svPairFreePhases;
+  auto phasePairs = [&](std::uint32_t lanes, bool strict) {
+    for (std::uint32_t xs = o.packXors; xs; xs &= xs - 1) {
+      const unsigned x = unsigned(std::countr_zero(xs));
+      if (strict ? pairsComplete(event, lanes, x) : pairsAgree(event, lanes, x)) return true;
+    }
     return false;
   };
+  // Fast path: the hardware packed the warp and no packed phase has a conflict: the source view
+  // agrees (the warp-wide pair condition implies each phase's), unless a strict phase has a lane
+  // whose partners are all off.
+  if (hwPacked && hwWavefronts == phasesWithLanes(mask, o.packed)) {
+    bool strictOk = true;
+    for (std::uint32_t ps = o.svStrictPhases & ~pairFree; ps && strictOk; ps &= ps - 1) {
+      const unsigned p = unsigned(std::countr_zero(ps));
+      if (p >= o.packed.numPhases) break;
+      // A full phase meets the strict condition whenever the warp-wide one holds.
+      const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p];
+      if (lanes && lanes != o.packed.lanesOfPhase[p]) strictOk = phasePairs(lanes, true);
+    }
+    if (strictOk) return hwWavefronts;
+  }
   if (!hwPacked) { // no phase packs on its own either: the plain phases are the hardware's
     bool any = false;
-    for (unsigned p = 0; p < o.packed.numPhases && o.svPackPerPhase && !any; ++p)
-      if (const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p]) any = phasePairs(lanes);
+    for (unsigned p = 0; p < o.packed.numPhases && !any; ++p)
+      if (const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p])
+        any = ((pairFree >> p) & 1u) ||
+              (o.svPackPerPhase && phasePairs(lanes, (o.svStrictPhases >> p) & 1u));
     if (!any) return hwWavefronts;
   }
   std::uint32_t total = 0;
-  bool packedConflict = false, phasePacked = false;
+  bool packedConflict = false, strictSplit = false, pairFreeUsed = false;
   for (unsigned p = 0; p < o.packed.numPhases; ++p) {
     const std::uint32_t lanes = mask & o.packed.lanesOfPhase[p];
     if (!lanes) continue;
-    const bool pairs = o.svPackPerPhase ? phasePairs(lanes) : hwPacked;
+    const bool strict = (o.svStrictPhases >> p) & 1u;
+    bool pairs = o.svPackPerPhase ? phasePairs(lanes, strict) : hwPacked;
+    if (!pairs && ((pairFree >> p) & 1u)) {
+      pairs = true;
+      pairFreeUsed = true;
+    } else if (!pairs && o.svPackPerPhase && strict && phasePairs(lanes, false)) {
+      strictSplit = true;
+    }
     if (pairs) {
       const unsigned c = phaseCost(event, lanes, width);
       if (!o.svPackOnlyConflictFree || c <= 1) {
         total += c;
-        phasePacked = phasePacked || !hwPacked;
         continue;
       }
       packedConflict = true;
@@ -275,8 +335,10 @@ std::uint32_t SharedModel::sourceViewWavefronts(const AccessEvent &event, unsign
         total += phaseCost(event, sub, width);
   }
   if (total != hwWavefronts)
-    rule = packedConflict ? SourceViewRule::PackedConflict : SourceViewRule::PhasePacked;
-  (void)phasePacked;
+    rule = packedConflict ? SourceViewRule::PackedConflict
+           : strictSplit  ? SourceViewRule::StrictPairs
+           : pairFreeUsed ? SourceViewRule::PairFree
+                          : SourceViewRule::PhasePacked;
   return total;
 }
 

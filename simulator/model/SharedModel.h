@@ -32,6 +32,9 @@ enum class SourceViewRule : std::uint8_t {
   PackedConflict,  ///< a packed phase had a bank conflict: its plain phases were counted
   PhasePacked,     ///< a packed phase met the pack condition on its own lanes (not warp-wide)
   WarpMerged,      ///< the whole warp was one wavefront (few lanes, one address pattern)
+  Broadcast,       ///< every active lane reads one address: one wavefront per N active lanes
+  StrictPairs,     ///< a strict phase had a lane whose partner is off: its plain phases count
+  PairFree,        ///< the pair-free lane is off: a conflict-free phase packed without pairs
 };
 
 /// Two truths (arch/CALIBRATION.md): `wavefronts`/`wavefrontsIdeal` are the source-view SASS
@@ -111,6 +114,10 @@ private:
     bool svPackOnlyConflictFree = false;
     unsigned svWarpMergeMaxLanes = 0;
     unsigned svWarpMergeLaneXor = 0;
+    unsigned svBroadcastLanes = 0;
+    std::uint32_t svStrictPhases = 0;   ///< bit p: packed phase p needs every partner active
+    std::uint32_t svPairFreePhases = 0; ///< bit p: packed phase p packs without pairs ...
+    unsigned svPairFreeLane = 31;       ///< ... while this lane is inactive
   };
   /// The source-view wavefronts for `o` given the hardware count (see SharedCost).
   std::uint32_t sourceViewWavefronts(const AccessEvent &event, unsigned width, const OpRule &o,
@@ -120,6 +127,8 @@ private:
   unsigned phaseCost(const AccessEvent &event, std::uint32_t lanes, unsigned width) const;
   /// Where lane n and n^x are both in `lanes` (active), they have the same address.
   static bool pairsAgree(const AccessEvent &event, std::uint32_t lanes, unsigned x);
+  /// Every lane n of `lanes` has its partner n^x in `lanes` too, with the same address.
+  static bool pairsComplete(const AccessEvent &event, std::uint32_t lanes, unsigned x);
   static constexpr unsigned kRows = 2048;
   static void setLayout(WidthRule &w, unsigned lanesPerPhase, bool merge);
   /// The layout cost() and diagram() use for this event.

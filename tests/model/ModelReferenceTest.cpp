@@ -70,6 +70,14 @@ unsigned referenceSourceView(const arch::ArchSpec &a, const arch::SharedWidthRul
                              const AccessEvent &e, bool hwPacked, unsigned hwWavefronts) {
   if (!r.hasSourceViewRule() || r.mergeAcrossPhases) return hwWavefronts;
   const std::uint32_t all = e.active.bits;
+  if (r.svBroadcastLanesPerWavefront) {
+    std::set<std::uint64_t> addrs;
+    for (unsigned l = 0; l < 32; ++l)
+      if (e.active.test(l)) addrs.insert(e.addr[l].value);
+    if (addrs.size() == 1)
+      return (e.active.count() + r.svBroadcastLanesPerWavefront - 1) /
+             r.svBroadcastLanesPerWavefront;
+  }
   if (r.svWarpMergeMaxLanes && e.active.count() <= r.svWarpMergeMaxLanes &&
       (r.svWarpMergeLaneXor == 0 || referenceAgree(e, all, r.svWarpMergeLaneXor)) &&
       referencePhaseCost(a, e, all) <= 1)
@@ -82,11 +90,20 @@ unsigned referenceSourceView(const arch::ArchSpec &a, const arch::SharedWidthRul
     for (unsigned l = g; l < std::min(32u, g + P); ++l)
       if (e.active.test(l)) lanes |= 1u << l;
     if (!lanes) continue;
+    const unsigned phase = g / P;
+    const bool strict = (r.svStrictPairPhases >> phase) & 1u;
     bool pairs = hwPacked;
     if (r.svPackPerPhase) {
       pairs = false;
-      for (unsigned x : r.packLaneXors) pairs = pairs || referenceAgree(e, lanes, x);
+      for (unsigned x : r.packLaneXors) {
+        bool ok = referenceAgree(e, lanes, x);
+        // Strict: every active lane's partner is active as well.
+        for (unsigned l = 0; l < 32 && strict; ++l)
+          if (((lanes >> l) & 1u) && !(((lanes >> (l ^ x)) & 1u) && (l ^ x) < 32)) ok = false;
+        pairs = pairs || ok;
+      }
     }
+    if (((r.svPairFreePhases >> phase) & 1u) && !e.active.test(r.svPairFreeLane)) pairs = true;
     const unsigned cost = referencePhaseCost(a, e, lanes);
     if (pairs && (!r.svPackOnlyConflictFree || cost <= 1)) {
       total += cost;
