@@ -61,6 +61,11 @@ std::map<std::string, double> totalsFromInstructions(
         m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;
         m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum"] += r.wavefrontsIdeal;
       }
+    } else if (r.space == "shared" && r.sass.find("HGMMA") != std::string::npos) {
+      // Warpgroup MMA operand reads (H100): in the SASS metrics, not in the LSU hardware counters.
+      m["smsp__sass_inst_executed_op_shared_" + o + ".sum"] += exec;
+      m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;
+      m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum"] += r.wavefrontsIdeal;
     } else if (r.space == "shared") {
       // Two truths (arch/CALIBRATION.md): the l1tex__ hardware counters follow the hardware
       // rule (wavefrontsHw), the smsp__sass_ source-view metrics the record's wavefronts.

@@ -53,6 +53,22 @@ __global__ void __cluster_dims__(4, 1, 1) clusterReduce(unsigned *out, const uns
   if (rank == 0 && threadIdx.x == 0) out[blockIdx.x / 4] = total;
 }
 
+// Cluster of 2 x 2 blocks of 256 (grid 4 x 4): thread t of a block stores its element into the
+// shared memory of block rank t % 4 (slot = its own rank), and after cluster.sync() loads it back
+// from there: one warp's accesses mix the block's own shared memory and three other blocks'.
+__global__ void __cluster_dims__(2, 2, 1) clusterScatterGather(float *out, const float *in) {
+  __shared__ float slots[4][256];
+  cg::cluster_group cluster = cg::this_cluster();
+  unsigned rank = cluster.block_rank();
+  unsigned t = threadIdx.x;
+  float *remote = cluster.map_shared_rank(&slots[rank][t], t % 4);
+  size_t i = (size_t(blockIdx.y) * gridDim.x + blockIdx.x) * 256 + t;
+  *remote = in[i];
+  cluster.sync();
+  out[i] = *remote;
+  cluster.sync();
+}
+
 // TMA bulk copies: thread 0 of a 256-thread block loads 1 KiB of `a` and of `b` into shared
 // memory with cp.async.bulk completing on one mbarrier (expect_tx 2 KiB), every thread waits on
 // the barrier's phase 0, adds, and thread 0 stores the 1 KiB result back with a bulk store
@@ -122,6 +138,38 @@ __global__ void tmaTranspose(const __grid_constant__ CUtensorMap tmOut, const __
   if (threadIdx.x == 0 && threadIdx.y == 0) {
     asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\n"
                  ::"l"(&tmOut), "r"(y0), "r"(x0), "r"(tTAddr) : "memory");
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+  }
+}
+
+// TMA tensor copies at the tensor's edge: a 2D f32 tensor of 40 x 40 with a 32 x 32 box (grid
+// 2 x 2): the right and bottom boxes stick out; the load fills the outside with zeros, the store
+// writes only the inside. Thread 0 loads the box into shared memory and stores it back out
+// through the output's tensor map (every thread waits on the mbarrier first).
+__global__ void tmaCopyEdge(const __grid_constant__ CUtensorMap tmOut, const __grid_constant__ CUtensorMap tmIn) {
+  __shared__ __align__(128) float tile[32][32];
+  __shared__ __align__(8) uint64_t bar;
+  unsigned barAddr = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
+  unsigned tAddr = static_cast<unsigned>(__cvta_generic_to_shared(tile));
+  int x0 = blockIdx.x * 32, y0 = blockIdx.y * 32;
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(barAddr));
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barAddr), "r"(4096) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+                 ::"r"(tAddr), "l"(&tmIn), "r"(x0), "r"(y0), "r"(barAddr) : "memory");
+  }
+  __syncthreads();
+  asm volatile("{\n .reg .pred done;\n wait:\n"
+               " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], 0;\n"
+               " @!done bra wait;\n}\n" ::"r"(barAddr) : "memory");
+  // The box as loaded (zeros outside the tensor) goes back out; the store skips the outside.
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];\n"
+                 ::"l"(&tmOut), "r"(x0), "r"(y0), "r"(tAddr) : "memory");
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
     asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
   }

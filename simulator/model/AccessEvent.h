@@ -47,6 +47,11 @@ struct AccessEvent {
   /// Shared events: the instruction takes at least this many wavefronts whatever the banks say
   /// (LDGSTS writes shared memory once per 128-byte global line it read; H100-measured).
   std::uint8_t minWavefronts = 0;
+  /// Shared events of a warpgroup MMA (HGMMA) reading its operand tiles through descriptors:
+  /// when >= 0, the wavefronts (and ideal wavefronts) of this execution, with no bank model and
+  /// no LSU hardware wavefronts (H100: the SASS metric counts (A + B tile bytes) / 128 per
+  /// warpgroup, on one of its warps; the l1tex__data_pipe_lsu_* counters count nothing).
+  std::int32_t tileWavefronts = -1;
 };
 
 /// Receives access events. Models, statistics and trace writers implement this.

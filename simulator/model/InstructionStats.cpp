@@ -71,6 +71,11 @@ void StatsCollector::onAccess(const AccessEvent &e) {
     break;
   }
   case Space::Shared: {
+    if (e.tileWavefronts >= 0) { // HGMMA operand tiles (AccessEvent::tileWavefronts)
+      s.wavefronts += std::uint64_t(e.tileWavefronts);
+      s.wavefrontsIdeal += std::uint64_t(e.tileWavefronts);
+      break;
+    }
     SharedCost c = shared_.cost(e);
     if (c.wavefronts < e.minWavefronts) c.wavefronts = e.minWavefronts; // AccessEvent::minWavefronts
     s.wavefronts += c.wavefronts;

@@ -78,6 +78,8 @@ bool decodeMemoryOpcode(const std::string &opcode, SassInstruction &inst) {
   else if (base == "UBLKCP") inst.space = Space::Global, inst.op = parts.size() > 1 && parts[1] == "G" ? Op::Store : Op::Load;
   else if (base == "UTMALDG") inst.space = Space::Global, inst.op = Op::Load;
   else if (base == "UTMASTG") inst.space = Space::Global, inst.op = Op::Store;
+  // Warpgroup MMA reading its A and B tiles from shared memory (descriptors).
+  else if (base == "HGMMA") inst.space = Space::Shared, inst.op = Op::Load;
   else return false;
 
   unsigned width = 4;

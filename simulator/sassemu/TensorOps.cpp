@@ -174,6 +174,22 @@ void hHgmma(Exec &x, const Instr &in, U32 m) {
       for (unsigned k = 0; k < 16; ++k) s += a[row][k] * b[k * N + col];
       out[std::size_t(i) * 32 + l] = std::bit_cast<U32>(static_cast<float>(s));
     }
+  // Counts (H100): one shared-load execution per warp; the warpgroup's operand tiles, (A + B
+  // bytes) / 128 wavefronts, on its first warp (AccessEvent::tileWavefronts).
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.space = model::Space::Shared;
+  e.op = model::Op::Load;
+  e.widthBytes = in.width;
+  e.active = LaneMask{m};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  e.minWavefronts = 0;
+  e.tileWavefronts = w == 0 ? std::int32_t((64 * 16 * 2 + N * 16 * 2) / 128) : 0;
+  if (x.listener) x.listener->onAccess(e);
+  e.tileWavefronts = -1;
   if (D.index == kRZ) return;
   for (unsigned i = 0; i < regs; ++i)
     for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + i) & 255][l] = out[std::size_t(i) * 32 + l];
@@ -275,6 +291,10 @@ std::string selectTensor(Instr &in) {
       return "HGMMA form not supported (A and B from shared-memory descriptors only)";
     in.sub = n;
     in.flags = hasMod(in, "BF16") ? U32(kBf16) : 0u;
+    in.space = model::Space::Shared; // as the probe's listing files it
+    in.memOp = model::Op::Load;
+    in.width = 4;
+    in.emit = true;
     in.fn = hHgmma;
     return {};
   }
