@@ -5,6 +5,11 @@
 #    still holds all four launches in order, the good ones with their results and checks.
 #  assert: a failing assert in block 1, thread 13 fails the launch with the GPU's message
 #    (file:line: function: block: [1,0,0], thread: [13,0,0] Assertion `in[i] == i` failed.).
+#  hopper: a cluster launch (__cluster_dims__(2,1,1)) whose grid is not a multiple of the cluster
+#    is not analyzed (exit 2, message naming the cluster dims) while the good one keeps its counts
+#    (8 blocks x 8 warps: the distributed-shared ST.E / LD.E execute 64 times with no wavefronts,
+#    the own-shared STS / LDS of 32 consecutive floats 64 times with 1 wavefront each); a tensor
+#    map whose box row is 12 bytes is refused naming the key (exit 2).
 set -u
 wl=$1 dir=$2 case=$3
 tmp=$(mktemp -d) || exit 1
@@ -44,6 +49,31 @@ assert)
   grep -q "diag.cu:14: void assertCopy(int \*, const int \*, int): block: \[1,0,0\], thread: \[13,0,0\] Assertion \`in\[i\] == i\` failed." "$tmp/err" ||
     fail "assert message"
   grep -q "source .*diag.cu:14" "$tmp/err" || fail "source line of the failing assert"
+  ;;
+hopper)
+  "$wl" suite "$dir/hopper_cluster_grid.json" --format json -o "$tmp/out.json" 2>"$tmp/err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "exit status $rc, expected 2"
+  grep -q "peer_add_odd_grid: NOT ANALYZED: .*grid \[7, 1, 1\] is not a multiple of the kernel's cluster dims \[2, 1, 1\]" "$tmp/err" ||
+    fail "grid / cluster dims message"
+  python3 - "$tmp/out.json" <<'PY' || fail "JSON content"
+import json, sys
+L = json.load(open(sys.argv[1]))["launches"]
+assert L[0]["check"]["passed"] and "error" not in L[0], L[0].get("error")
+by = {i["sass"].split(" ;")[0].replace("@!P0 ", "").split(",")[0]: i for i in L[0]["instructions"]}
+for k in ("ST.E desc[UR4][R2.64]", "LD.E R2"):
+    i = by[k]
+    assert (i["executed"], i["wavefronts"], i["sectors"]) == (64, 0, 0), (k, i)
+for k in ("STS [R8]", "LDS R7"):
+    i = by[k]
+    assert (i["executed"], i["wavefronts"], i["wavefronts_ideal"]) == (64, 64, 64), (k, i)
+assert "cluster dims" in L[1]["error"]
+PY
+  "$wl" suite "$dir/hopper_bad_map.json" --format json -o "$tmp/out2.json" 2>"$tmp/err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "bad tensor map: exit status $rc, expected 2"
+  grep -q "hopper_bad_map.json: launches\[0\].args\[0\].tensor_map.box\[0\]: the box's inner row (12 bytes) must be a multiple of 16 bytes" "$tmp/err" ||
+    fail "bad tensor map message"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
