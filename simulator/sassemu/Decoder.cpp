@@ -5,6 +5,7 @@
 /// `(label) targets.
 #include "sassemu/Decoder.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -26,6 +27,18 @@ bool allDigits(const std::string &s, std::size_t from = 0) {
     if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
   return true;
 }
+
+/// The decimal number s[from..] (all digits), saturated at 2^20 so that the range checks see it
+/// (std::stoul threw std::out_of_range on "R99999999999999999999": an uncaught exception).
+std::uint32_t number(const std::string &s, std::size_t from) {
+  std::uint32_t v = 0;
+  for (std::size_t i = from; i < s.size(); ++i) v = std::min<std::uint32_t>(v * 10 + unsigned(s[i] - '0'), 1u << 20);
+  return v;
+}
+
+/// Address and constant offsets beyond this are errors: sm_90 encodes at most 24 bits, and the
+/// bound keeps every sum the engine forms from them (offset + register, offset + 4) in range.
+constexpr std::int64_t kMaxOffset = 0xffffffffll;
 
 struct SRegName {
   const char *name;
@@ -81,12 +94,12 @@ public:
     else if (name == "URZ") o.kind = OpKind::UReg, o.index = kURZ;
     else if (name == "PT") o.kind = OpKind::Pred, o.index = kPT;
     else if (name == "UPT") o.kind = OpKind::UPred, o.index = kPT;
-    else if (name.size() > 1 && name[0] == 'R' && allDigits(name, 1)) o.kind = OpKind::Reg, o.index = std::stoul(name.substr(1));
-    else if (name.size() > 2 && name.compare(0, 2, "UR") == 0 && allDigits(name, 2)) o.kind = OpKind::UReg, o.index = std::stoul(name.substr(2));
-    else if (name.size() > 1 && name[0] == 'P' && allDigits(name, 1)) o.kind = OpKind::Pred, o.index = std::stoul(name.substr(1));
-    else if (name.size() > 2 && name.compare(0, 2, "UP") == 0 && allDigits(name, 2)) o.kind = OpKind::UPred, o.index = std::stoul(name.substr(2));
-    else if (name.size() > 1 && name[0] == 'B' && allDigits(name, 1)) o.kind = OpKind::Barrier, o.index = std::stoul(name.substr(1));
-    else if (name.size() > 2 && name.compare(0, 2, "SB") == 0 && allDigits(name, 2)) o.kind = OpKind::None, o.index = std::stoul(name.substr(2));
+    else if (name.size() > 1 && name[0] == 'R' && allDigits(name, 1)) o.kind = OpKind::Reg, o.index = number(name, 1);
+    else if (name.size() > 2 && name.compare(0, 2, "UR") == 0 && allDigits(name, 2)) o.kind = OpKind::UReg, o.index = number(name, 2);
+    else if (name.size() > 1 && name[0] == 'P' && allDigits(name, 1)) o.kind = OpKind::Pred, o.index = number(name, 1);
+    else if (name.size() > 2 && name.compare(0, 2, "UP") == 0 && allDigits(name, 2)) o.kind = OpKind::UPred, o.index = number(name, 2);
+    else if (name.size() > 1 && name[0] == 'B' && allDigits(name, 1)) o.kind = OpKind::Barrier, o.index = number(name, 1);
+    else if (name.size() > 2 && name.compare(0, 2, "SB") == 0 && allDigits(name, 2)) o.kind = OpKind::None, o.index = number(name, 2);
     else return false;
     if ((o.kind == OpKind::Reg && o.index > 255) || (o.kind == OpKind::UReg && o.index > 63) ||
         ((o.kind == OpKind::Pred || o.kind == OpKind::UPred) && o.index > 7) ||
@@ -123,10 +136,12 @@ public:
     bool neg = false;
     if (!t.empty() && (t[0] == '-' || t[0] == '+')) neg = t[0] == '-', t = t.substr(1);
     if (t.size() < 3 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X')) return false;
+    if (t.size() > 18 || !std::isxdigit(static_cast<unsigned char>(t[2]))) return false; // <= 64 bits
     char *end = nullptr;
     unsigned long long u = std::strtoull(t.c_str() + 2, &end, 16);
     if (*end != '\0') return false;
-    v = neg ? -static_cast<std::int64_t>(u) : static_cast<std::int64_t>(u);
+    // Negated in unsigned arithmetic: -0x8000000000000000 overflowed std::int64_t (UBSan finding).
+    v = static_cast<std::int64_t>(neg ? 0ull - u : u);
     return true;
   }
 
@@ -163,7 +178,13 @@ public:
     }
     for (auto &[s, t] : terms) {
       std::int64_t v = 0;
-      if (integer(t, v)) { o.off += s == '-' ? -v : v; continue; }
+      if (integer(t, v)) {
+        if (v < -kMaxOffset || v > kMaxOffset || (o.off += s == '-' ? -v : v) < -kMaxOffset || o.off > kMaxOffset) {
+          error = "address offset '" + t + "' out of range";
+          return false;
+        }
+        continue;
+      }
       Operand r;
       if (!reg(t, r) || !error.empty() || s == '-') {
         if (error.empty()) error = "cannot read address term '" + t + "'";
@@ -220,7 +241,7 @@ public:
       std::size_t close2 = tok.rfind(']');
       std::int64_t bank = 0;
       if (close == std::string::npos || open2 != close + 1 || close2 == close ||
-          !integer(tok.substr(2, close - 2), bank)) { error = "bad constant operand '" + tok + "'"; return false; }
+          !integer(tok.substr(2, close - 2), bank) || bank < 0 || bank > 0xff) { error = "bad constant operand '" + tok + "'"; return false; }
       Operand m;
       if (!memory(tok.substr(open2 + 1, close2 - open2 - 1), m)) return false;
       o.kind = OpKind::Const, o.bank = static_cast<std::uint32_t>(bank), o.idxKind = m.idxKind,
@@ -280,7 +301,7 @@ Expected<Instr> decodeText(const std::string &textIn, std::uint64_t pc, const La
   }
   std::size_t sp = text.find(' ', pos);
   in.opcode = trim(text.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos));
-  if (in.opcode.empty()) return fail("no opcode");
+  if (in.opcode.empty() || in.opcode[0] == '.') return fail("no opcode"); // ".L_x_1)" has no base opcode
   std::size_t d = in.opcode.find('.');
   in.base = in.opcode.substr(0, d);
   while (d != std::string::npos) {

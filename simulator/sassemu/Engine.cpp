@@ -269,6 +269,13 @@ private:
       ++warpInstr_;
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
+        // Every loop passes a control instruction: bound one block here (run() checks the launch's
+        // total after each block; a block that never exits ran forever before).
+        if (threadInstr_ > s_.budget) {
+          x_.fail("instruction budget of " + std::to_string(s_.budget) + " thread-instructions exhausted in block " +
+                  x_.blockStr() + " at " + p.where(in) + " (raise it or shrink the launch)");
+          break;
+        }
         in.fn(x_, in, m);
         if (x_.yield) { x_.yield = false, yielded_ = true; break; } // an mbarrier try_wait waits
         g = pick(w);

@@ -64,6 +64,23 @@ struct Operand {
   std::int64_t off = 0;         ///< signed offset inside [] or c[][]
 };
 
+/// The operands of one instruction. Reading past the last gives an operand of kind None (which
+/// the engine's fetch reports as an error naming the instruction), so a handler never reads past
+/// the vector when the text gave fewer operands than the opcode takes (sass_decoder fuzz finding:
+/// "F2I.TRUNC.NTZ ;" read ops[1] of an empty list). Writes through such a read are discarded.
+struct OperandList : std::vector<Operand> {
+  const Operand &operator[](std::size_t i) const {
+    static const Operand none{};
+    return i < size() ? data()[i] : none;
+  }
+  Operand &operator[](std::size_t i) {
+    thread_local Operand scratch;
+    if (i < size()) return data()[i];
+    scratch = Operand{};
+    return scratch;
+  }
+};
+
 struct Instr {
   std::uint64_t pc = 0;
   std::string text;             ///< the listing text, for messages
@@ -71,7 +88,7 @@ struct Instr {
   std::string base;             ///< "IMAD"
   std::vector<std::string> mods;///< {"WIDE","U32"}
   Operand guard;                ///< Pred/UPred, or None
-  std::vector<Operand> ops;
+  OperandList ops;
   Handler fn = nullptr;
   // Pre-decoded fields filled by the family's selector.
   std::uint32_t sub = 0;        ///< family-specific sub-operation

@@ -12,9 +12,7 @@ if(WARPLENS_FUZZ)
       ptx_loader:PtxLoader:warplens_emu sass_listing:SassListing:warplens_sass
       launch_spec:LaunchSpec:warplens_launch result_json:ResultJson:warplens_analysis
       ncu_csv:NcuCsv:warplens_analysis trace_reader:TraceReader:warplens_trace
-      pattern_expr:PatternExpr:warplens_util)
-  # SASS engine decoder (simulator/sassemu/, the lead's): add sass_decoder:SassDecoder:<its
-  # library> here once it exists, with src/SassDecoder.cpp and the corpus tests/fuzz/sass_decoder/.
+      pattern_expr:PatternExpr:warplens_util sass_decoder:SassDecoder:warplens_sassemu)
   foreach(triple ${fuzz_targets})
     string(REPLACE ":" ";" parts ${triple})
     list(GET parts 0 name)

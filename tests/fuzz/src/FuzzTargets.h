@@ -23,8 +23,7 @@ int resultJson(const std::uint8_t *data, std::size_t size);
 int ncuCsv(const std::uint8_t *data, std::size_t size);
 int traceReader(const std::uint8_t *data, std::size_t size);
 int patternExpr(const std::uint8_t *data, std::size_t size);
-// SASS engine decoder (simulator/sassemu/, being written by the lead): its target goes here and in
-// kTargets below, its source beside the others, its corpus in tests/fuzz/sass_decoder/.
+int sassDecoder(const std::uint8_t *data, std::size_t size);
 
 struct NamedTarget {
   std::string_view name; ///< folder of its corpus under tests/fuzz/ and suffix of fuzz_NAME
@@ -34,6 +33,7 @@ inline constexpr NamedTarget kTargets[] = {
     {"ptx_lexer", ptxLexer},       {"ptx_parser", ptxParser},   {"ptx_loader", ptxLoader},
     {"sass_listing", sassListing}, {"launch_spec", launchSpec}, {"result_json", resultJson},
     {"ncu_csv", ncuCsv},           {"trace_reader", traceReader}, {"pattern_expr", patternExpr},
+    {"sass_decoder", sassDecoder},
 };
 
 /// A broken invariant: prints `what` and aborts, which libFuzzer and ctest both report.
