@@ -180,3 +180,36 @@ TEST(LaunchSpec, SuiteFileErrorsNameFileAndIndex) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message.rfind(single + ": bogus: unknown key", 0), 0u) << r.error().message;
 }
+
+// "tensor_map" on a buffer argument (Hopper TMA): dims and box innermost first, within
+// cuTensorMapEncodeTiled's limits; every violation names the key.
+TEST(LaunchSpec, TensorMapArgument) {
+  json j = good();
+  j["args"][1]["tensor_map"] = json::parse(R"({"dims": [64, 64], "box": [32, 16]})");
+  auto r = parseLaunch(j, kKernels, "s.json: launches[3]");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->args[1].isTensorMap());
+  EXPECT_FALSE(r->args[0].isTensorMap());
+  EXPECT_TRUE(r->args[1].isBuffer);
+  EXPECT_EQ(r->args[1].tensorDims, (std::vector<std::uint64_t>{64, 64}));
+  EXPECT_EQ(r->args[1].tensorBox, (std::vector<std::uint32_t>{32, 16}));
+
+  const std::pair<const char *, const char *> cases[] = {
+      {R"({"dims": [64, 64], "box": [32]})", "args[1].tensor_map.box: has 1 dimensions, dims has 2"},
+      {R"({"dims": [64, 64]})", "args[1].tensor_map.box: expected an array of 1 to 5"},
+      {R"({"dims": [1,1,1,1,1,1], "box": [1,1,1,1,1,1]})", "args[1].tensor_map.dims: expected an array of 1 to 5"},
+      {R"({"dims": [64, 64], "box": [3, 32]})", "args[1].tensor_map.box[0]: the box's inner row (12 bytes) must be a multiple of 16"},
+      {R"({"dims": [64, 64], "box": [32, 300]})", "args[1].tensor_map.box[1]: 300 must be at most 256"},
+      {R"({"dims": [64, 64], "box": [128, 32]})", "args[1].tensor_map.box[0]: 128 must be at most 256 and at most dims[0]"},
+      {R"({"dims": [10, 64], "box": [8, 8]})", "args[1].tensor_map.dims[0]: the packed stride of the next dimension (40 bytes)"},
+      {R"({"dims": [64, 65], "box": [32, 32]})", "args[1].tensor_map.dims[1]: the tensor has more elements than the buffer's 4096"},
+      {R"({"dims": [64, 64], "box": [32, 32], "swizzle": 128})", "args[1].tensor_map.swizzle: unknown key"},
+      {R"([64, 64])", "args[1].tensor_map: expected an object"},
+  };
+  for (const auto &[map, want] : cases) {
+    json k = good();
+    k["args"][1]["tensor_map"] = json::parse(map);
+    std::string msg = errorOf(k);
+    EXPECT_NE(msg.find(want), std::string::npos) << map << " gave: '" << msg << "'";
+  }
+}
