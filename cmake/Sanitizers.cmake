@@ -25,9 +25,10 @@ if(WARPLENS_SANITIZE)
     add_compile_options(-fsanitize=float-cast-overflow,integer-divide-by-zero)
   endif()
   if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    # simulator/model/WarpSimd.h asks __builtin_cpu_supports("lzcnt"), a name gcc knows and
-    # clang 14 rejects; with clang the sanitizer build takes the models' portable (non-AVX-512)
-    # paths, which is also what makes its reports reproducible on any x86-64 machine.
+    # The sanitizer build takes the models' portable (non-AVX-512) paths, so that its reports
+    # reproduce on any x86-64 machine. (This define also once hid WarpSimd.h's
+    # __builtin_cpu_supports("lzcnt"), which clang 14 rejects; WarpSimd.h now leaves it out
+    # under clang.)
     add_compile_options("-D__builtin_cpu_supports(x)=0")
   endif()
   # The CUPTI probe is not part of what the sanitizer build checks.

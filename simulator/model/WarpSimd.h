@@ -24,8 +24,15 @@ namespace warplens::model::detail {
 /// not compiled.
 inline bool cpuHasAvx512Bw() {
 #ifdef WARPLENS_MODEL_AVX512
+#if defined(__clang__)
+  // clang (14) knows no "lzcnt" feature name; every CPU with AVX-512F has LZCNT (Intel since
+  // Haswell, AMD since Zen 4 has AVX-512), so the other three decide.
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("bmi2");
+#else
   static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("lzcnt");
+#endif
   return has;
 #else
   return false;
