@@ -9,6 +9,7 @@
 #include "emu/Emulator.h"
 #include "emu/Loader.h"
 #include "model/DramSectorModel.h"
+#include "analysis/L1Reuse.h"
 #include "model/InstructionStats.h"
 #include "ptx/Module.h"
 #include "ptx/Parser.h"
@@ -78,6 +79,7 @@ public:
   }
   void onAccess(const model::AccessEvent &e) override {
     dram.onAccess(e);
+    reuse.onAccess(e);
     if (grouper) grouper->onAccess(e);
     else models.onAccess(e);
   }
@@ -88,6 +90,7 @@ public:
 
   ModelListeners models;
   model::DramSectorModel dram;
+  L1ReuseListener reuse; // time model inputs (analysis/L1Reuse.h)
   std::unique_ptr<sass::GroupingListener> grouper;
 };
 
@@ -332,12 +335,14 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
     dram.merge(w->dram);
     if (wantWorst && w->models.worst) detail->worst->merge(*w->models.worst);
   }
+  L1ReuseListener reuse;
 
   const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
   if (detail) detail->sites = sites;
   const std::map<std::uint32_t, std::uint32_t> copyGroups =
       grouping ? copyGroupsOf(*grouping) : std::map<std::uint32_t, std::uint32_t>{};
   for (const model::SiteInfo &site : sites) {
+    reuse.merge(w->reuse);
     auto it = stats.sites().find(site.site);
     result.instructions.push_back(record(site, it == stats.sites().end() ? nullptr : &it->second));
     if (auto g = copyGroups.find(site.site); g != copyGroups.end())
@@ -345,7 +350,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   }
   result.metrics = totalsFromInstructions(result.instructions);
   result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());
-  addTimePrediction(spec, options_, run.stats.warpInstructions, dram, result); // perf/TimeModel.h
+  addTimePrediction(spec, options_, run.stats.warpInstructions, dram, reuse, result); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -2,6 +2,7 @@
 /// addTimePrediction: cubin resources + instruction-mix estimate + memory counts → TimeModel.
 #include "analysis/TimePrediction.h"
 
+#include "analysis/L1Reuse.h"
 #include "arch/ArchSpec.h"
 #include "model/DramSectorModel.h"
 #include "perf/CubinResources.h"
@@ -10,6 +11,9 @@
 #include "sass/Toolchain.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
 
 namespace warplens::analysis {
 
@@ -26,7 +30,81 @@ bool fmaPipe(const std::string &opcode) {
   return false;
 }
 
+/// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here).
+void registersIn(std::string_view ops, std::vector<int> &out) {
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] != 'R' || (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
+      continue;
+    std::size_t j = i + 1;
+    int n = 0;
+    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) n = n * 10 + (ops[j++] - '0');
+    if (j == i + 1) continue;
+    out.push_back(n);
+    if (ops.substr(j, 3) == ".64") out.push_back(n + 1);
+    i = j - 1;
+  }
+}
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
 } // namespace
+
+double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records) {
+  std::map<std::uint64_t, double> requestsAt;
+  double unplaced = 0, any = 0;
+  std::set<std::uint64_t> listed;
+  for (const auto &i : fn.instructions) listed.insert(i.pc);
+  for (const auto &r : records) {
+    if (r.space != "global" || r.op != "ld" || r.requests == 0) continue;
+    any += static_cast<double>(r.requests);
+    if (r.sassPc && listed.count(*r.sassPc)) requestsAt[*r.sassPc] += static_cast<double>(r.requests);
+    else unplaced += static_cast<double>(r.requests);
+  }
+  if (any == 0) return 0;
+  std::set<std::uint64_t> labels;
+  for (const auto &[name, pc] : fn.labels)
+    if (pc != 0) labels.insert(pc);
+  double rounds = unplaced, group = 0;
+  std::set<int> pending;
+  auto close = [&] {
+    rounds += group;
+    group = 0;
+    pending.clear();
+  };
+  std::vector<int> regs;
+  for (const auto &ins : fn.instructions) {
+    if (labels.count(ins.pc)) close();
+    std::string_view text = ins.text;
+    if (!text.empty() && text[0] == '@') text = text.substr(std::min(text.size(), text.find(' ') + 1));
+    std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
+    const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED"));
+    const std::size_t comma = ops.find(',');
+    regs.clear();
+    registersIn(writesFirst ? (comma == std::string_view::npos ? std::string_view{} : ops.substr(comma)) : ops, regs);
+    for (int r : regs)
+      if (pending.count(r)) {
+        close();
+        break;
+      }
+    const bool globalLoad = ins.isMemory && ins.space == model::Space::Global && ins.op == model::Op::Load &&
+                            !startsWith(ins.opcode, "LDGSTS");
+    if (globalLoad) {
+      auto it = requestsAt.find(ins.pc);
+      group = std::max(group, it == requestsAt.end() ? 0.0 : it->second);
+      regs.clear();
+      registersIn(ops.substr(0, comma), regs);
+      if (!regs.empty())
+        for (unsigned k = 0; k < std::max(1u, ins.widthBytes / 4); ++k) pending.insert(regs.front() + static_cast<int>(k));
+    }
+    for (const char *p : {"BRA", "BRX", "JMP", "BAR", "EXIT", "RET", "CALL", "BSYNC", "WARPSYNC"})
+      if (startsWith(ins.opcode, p)) {
+        close();
+        break;
+      }
+  }
+  close();
+  return rounds;
+}
 
 perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &m) {
   perf::MemoryCounts c;
@@ -45,7 +123,7 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
 
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
-                       launch::LaunchResult &result) {
+                       const L1ReuseListener &reuse, launch::LaunchResult &result) {
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -83,6 +161,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       resourcesFrom = res.error().message;
     }
   }
+  double loadRounds = 0;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
   if (!listingPath.empty()) {
@@ -96,9 +175,14 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           fma += fmaPipe(i.opcode);
         }
         if (n) fmaShare = double(fma) / double(n);
+        loadRounds = loadRoundsOf(*fn, result.instructions);
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
+  in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
+  in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
+  in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
+  in.mem.loadRounds = loadRounds;
   // Written data reaches DRAM during the kernel only once the L2 overflows: measured on the H100
   // (dram_wr_b16_s16 family), 16 MB written → 0.07 MB, 64 → 45, 256 → 246; about 0.3 x L2 stays.
   const double written = static_cast<double>(dram.bytesWritten());
@@ -121,6 +205,15 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"fma_pipe_instructions", in.mix.fmaPipeInstructions},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
+                 {"global_load_requests", in.mem.globalLoadRequests},
+                 {"global_load_sectors", in.mem.globalLoadSectors},
+                 {"global_store_requests", in.mem.globalStoreRequests},
+                 {"global_store_sectors", in.mem.globalStoreSectors},
+                 {"shared_wavefronts", in.mem.sharedWavefronts},
+                 {"l1_miss_sectors", in.mem.l2ReadSectors},
+                 {"load_lines", in.mem.globalLoadLines},
+                 {"store_lines", in.mem.globalStoreLines},
+                 {"load_rounds", in.mem.loadRounds},
                  {"dram_write_bytes", in.mem.dramWriteBytes},
                  {"bytes_written", written}};
   result.time = t;

@@ -16,12 +16,25 @@ namespace warplens::model {
 class DramSectorModel;
 }
 
+namespace warplens::sass {
+struct SassFunction;
+}
+
 namespace warplens::analysis {
+
+class L1ReuseListener;
 
 /// Never fails the analysis: what cannot be predicted becomes a note on the result.
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
-                       launch::LaunchResult &result);
+                       const L1ReuseListener &reuse, launch::LaunchResult &result);
+
+/// Dependent rounds of global loads, summed over warps: the listing's global loads are grouped
+/// in program order, a group closing at the first instruction that reads a register one of its
+/// loads writes, at a branch target (label), a branch, barrier or exit; a group's rounds are the
+/// most requests of its loads (records by SASS pc). Loads without a pc in the listing count one
+/// round per request. 0 when no record has global load requests.
+double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records);
 
 /// The time model's inputs from a result's metrics (predicted or measured: the same ncu names)
 /// and the shape; l2 read sectors fall back to global load sectors where not measured.

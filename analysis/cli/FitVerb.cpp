@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace warplens::cli {
@@ -23,18 +24,65 @@ namespace po = boost::program_options;
 namespace {
 
 const char *kHelp = R"(usage: warplens fit MEASURED.json... --device NAME|FILE.json [options]
+       warplens fit --device NAME|FILE.json --own PREDICTED.json:MEASURED.json... [--own-share S]
 
 Fits the time model's coefficients (launch overhead, per-block cost, DRAM and L2 bytes, L1/shared
 wavefronts, issue and FMA-pipe cycles, exposed latency per request) to measured launches by
 non-negative least squares on relative error, and prints the residuals. Only launches whose
 duration came from the probe's kernel timer (a "time.measured_ns" section) are used; launches
-named by --hold-out are predicted with the fitted coefficients but not fitted.
+named by --hold-out are predicted with the fitted coefficients but not fitted. The measured
+counters lack two structural inputs of the model (distinct lines per request, dependent rounds
+of loads): --structure PREDICTED.json (warplens suite output of the same launches) supplies their
+ratios to the measured requests; without it they default to max(requests, sectors/4) lines and one
+round per request. --own PREDICTED.json:MEASURED.json predicts the launches of PREDICTED from
+warplens' own counts (its "time.inputs") with the fitted (or, without MEASURED files, --device's)
+coefficients and tabulates them against MEASURED's durations, with GB/s.
 
 options:
 )";
 
+/// Per launch name, the structural ratios from a prediction's time.inputs.
+struct Structure {
+  double roundsPerLoadRequest = 0, linesPerLoadRequest = 0, linesPerStoreRequest = 0;
+};
+using StructureMap = std::map<std::string, Structure>;
+
+double ratio(const nlohmann::json &in, const char *num, const char *den) {
+  double d = in.value(den, 0.0);
+  return d > 0 ? in.value(num, 0.0) / d : 0.0;
+}
+
+/// Time inputs of a prediction (warplens' own counts), or an error.
+Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
+  if (r.time.is_null() || !r.time.contains("inputs") || !r.time["inputs"].contains("global_load_requests"))
+    return Error{r.name + ": no time.inputs with memory counts (predict with this warplens)"};
+  const nlohmann::json &i = r.time["inputs"];
+  perf::TimeInputs in;
+  in.shape.grid = r.grid;
+  in.shape.block = r.block;
+  in.shape.registersPerThread = i.value("registers_per_thread", 0u);
+  in.shape.staticSharedBytes = i.value("static_shared_bytes", 0u);
+  in.shape.dynamicSharedBytes = i.value("dynamic_shared_bytes", 0u);
+  in.mix.warpInstructions = i.value("warp_instructions", 0.0);
+  in.mix.fmaPipeInstructions = i.value("fma_pipe_instructions", 0.0);
+  in.mix.source = "warplens";
+  in.mem.globalLoadRequests = i.value("global_load_requests", 0.0);
+  in.mem.globalLoadSectors = i.value("global_load_sectors", 0.0);
+  in.mem.globalStoreRequests = i.value("global_store_requests", 0.0);
+  in.mem.globalStoreSectors = i.value("global_store_sectors", 0.0);
+  in.mem.sharedWavefronts = i.value("shared_wavefronts", 0.0);
+  in.mem.l2ReadSectors = i.value("l1_miss_sectors", 0.0);
+  in.mem.globalLoadLines = i.value("load_lines", 0.0);
+  in.mem.globalStoreLines = i.value("store_lines", 0.0);
+  in.mem.loadRounds = i.value("load_rounds", 0.0);
+  in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
+  in.mem.dramWriteBytes = i.value("dram_write_bytes", 0.0);
+  return in;
+}
+
 /// Features of a measured launch, or an error saying what it lacks.
-Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::DeviceSpec &d) {
+Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::DeviceSpec &d,
+                                   const StructureMap &structure) {
   if (r.time.is_null() || !r.time.contains("measured_ns"))
     return Error{r.name + ": no timed duration (time.measured_ns); re-probe with the kernel timer"};
   auto t = r.metrics.find("gpu__time_duration.sum");
@@ -53,6 +101,11 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
   in.mix.warpInstructions = inst->second;
   in.mix.fmaPipeInstructions = fma->second;
   in.mix.source = "measured";
+  if (auto it = structure.find(r.name); it != structure.end()) {
+    in.mem.loadRounds = it->second.roundsPerLoadRequest * in.mem.globalLoadRequests;
+    in.mem.globalLoadLines = it->second.linesPerLoadRequest * in.mem.globalLoadRequests;
+    in.mem.globalStoreLines = it->second.linesPerStoreRequest * in.mem.globalStoreRequests;
+  }
   return perf::FitSample{r.name, perf::features(in, d), t->second};
 }
 
@@ -84,17 +137,50 @@ std::string report(const std::vector<perf::FitRow> &rows, const std::string &tit
   return o.str() + "\n";
 }
 
+struct OwnRow {
+  std::string name, limiter;
+  double predictedNs = 0, measuredNs = 0, bytes = 0;
+};
+
+std::string ownReport(const std::vector<OwnRow> &rows, const std::string &title, std::size_t &withinOut) {
+  std::ostringstream o;
+  std::vector<double> errs;
+  for (const auto &r : rows) errs.push_back(std::fabs(r.predictedNs / r.measuredNs - 1));
+  std::sort(errs.begin(), errs.end());
+  withinOut = static_cast<std::size_t>(std::count_if(errs.begin(), errs.end(), [](double e) { return e <= 0.15; }));
+  o << "### " << title << "\n\n";
+  if (!errs.empty())
+    o << rows.size() << " launches; |error| median " << fmt("%.1f%%", 100 * errs[errs.size() / 2])
+      << ", 90th percentile " << fmt("%.1f%%", 100 * errs[std::min(errs.size() - 1, errs.size() * 9 / 10)])
+      << ", max " << fmt("%.1f%%", 100 * errs.back()) << "; within 15%: " << withinOut << "/"
+      << rows.size() << "\n\n";
+  o << "| launch | predicted us | measured us | error | predicted GB/s | measured GB/s | limiter |\n"
+       "|---|---:|---:|---:|---:|---:|---|\n";
+  for (const auto &r : rows)
+    o << "| " << r.name << " | " << fmt("%.2f", r.predictedNs / 1e3) << " | " << fmt("%.2f", r.measuredNs / 1e3)
+      << " | " << fmt("%+.1f%%", 100 * (r.predictedNs / r.measuredNs - 1)) << " | "
+      << fmt("%.0f", r.bytes / r.predictedNs) << " | " << fmt("%.0f", r.bytes / r.measuredNs) << " | "
+      << r.limiter << " |\n";
+  return o.str() + "\n";
+}
+
 } // namespace
 
 int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::vector<std::string> files, holdOut;
+  std::vector<std::string> files, holdOut, structureFiles, own;
+  double ownShare = 0;
   std::string device, output, reportPath;
   desc.add_options()("help,h", "this help")(
       "device", po::value(&device), "device to start from: name (h100_sxm, h200) or FILE.json")(
       "output,o", po::value(&output), "write the fitted device JSON here")(
       "report", po::value(&reportPath), "write the residual tables (Markdown) here")(
       "hold-out", po::value(&holdOut), "a measured JSON whose launches are predicted, not fitted (repeatable)")(
+      "structure", po::value(&structureFiles),
+      "a prediction (warplens suite JSON) of the measured launches: lines per request and load "
+      "rounds per request (repeatable)")(
+      "own", po::value(&own), "PREDICTED.json:MEASURED.json: predict from warplens' own counts (repeatable)")(
+      "own-share", po::value(&ownShare), "exit 1 unless every --own pair has this share within 15%")(
       "check", "exit 1 unless the fitted coefficients equal --device's (relative 1e-6): the "
                "committed coefficients are reproducible from the recorded measurements");
   po::options_description hidden;
@@ -115,14 +201,79 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
     out << kHelp << desc;
     return 0;
   }
-  if (files.empty() || device.empty()) {
-    err << "warplens fit: needs MEASURED.json and --device (see --help)\n";
+  if ((files.empty() && own.empty()) || device.empty()) {
+    err << "warplens fit: needs MEASURED.json (or --own) and --device (see --help)\n";
     return 2;
   }
   auto dev = perf::loadDevice(device);
   if (!dev) {
     err << "warplens fit: " << dev.error().message << "\n";
     return 2;
+  }
+  StructureMap structure;
+  for (const auto &p : structureFiles) {
+    auto results = launch::loadResults(p);
+    if (!results) {
+      err << "warplens fit: " << results.error().message << "\n";
+      return 2;
+    }
+    for (const auto &r : results.value()) {
+      if (r.time.is_null() || !r.time.contains("inputs")) continue;
+      const nlohmann::json &i = r.time["inputs"];
+      if (!i.contains("load_rounds")) continue;
+      structure[r.name] = {ratio(i, "load_rounds", "global_load_requests"),
+                           ratio(i, "load_lines", "global_load_requests"),
+                           ratio(i, "store_lines", "global_store_requests")};
+    }
+  }
+  auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {
+    int rc = 0;
+    for (const auto &pair : own) {
+      auto colon = pair.find(':');
+      if (colon == std::string::npos) {
+        err << "warplens fit: --own " << pair << ": expected PREDICTED.json:MEASURED.json\n";
+        return 2;
+      }
+      auto pred = launch::loadResults(pair.substr(0, colon));
+      auto meas = launch::loadResults(pair.substr(colon + 1));
+      if (!pred || !meas) {
+        err << "warplens fit: " << (!pred ? pred.error().message : meas.error().message) << "\n";
+        return 2;
+      }
+      std::map<std::string, double> measured;
+      for (const auto &r : meas.value()) {
+        auto t = r.metrics.find("gpu__time_duration.sum");
+        if (t != r.metrics.end() && !r.time.is_null() && r.time.contains("measured_ns")) measured[r.name] = t->second;
+      }
+      std::vector<OwnRow> rows;
+      for (const auto &r : pred.value()) {
+        auto m = measured.find(r.name);
+        if (m == measured.end()) continue;
+        auto in = ownInputs(r);
+        if (!in) {
+          err << "warplens fit: " << pair.substr(0, colon) << ": skipped " << in.error().message << "\n";
+          continue;
+        }
+        perf::TimePrediction p = perf::predict(in.value(), d);
+        double written = r.time["inputs"].value("bytes_written", in->mem.dramWriteBytes);
+        rows.push_back({r.name, p.limiter, p.durationNs, m->second, in->mem.dramReadBytes + written});
+      }
+      std::size_t within = 0;
+      text += ownReport(rows, "Predicted from warplens' own counts on " + d.name + ": " + pair, within);
+      if (rows.empty() || double(within) < ownShare * double(rows.size())) {
+        err << "warplens fit: --own " << pair << ": " << within << " of " << rows.size()
+            << " launches within 15% (required share " << ownShare << ")\n";
+        rc = 1;
+      }
+    }
+    return rc;
+  };
+  if (files.empty()) {
+    std::string text;
+    int rc = evaluateOwn(dev.value(), text);
+    out << text;
+    if (!reportPath.empty()) std::ofstream(reportPath) << text;
+    return rc;
   }
   auto collect = [&](const std::vector<std::string> &paths, std::vector<perf::FitSample> &samples,
                      std::vector<double> &clocks) -> bool {
@@ -133,7 +284,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
         return false;
       }
       for (const auto &r : results.value()) {
-        auto s = sampleOf(r, dev.value());
+        auto s = sampleOf(r, dev.value(), structure);
         if (!s) {
           err << "warplens fit: " << p << ": skipped " << s.error().message << "\n";
           continue;
@@ -171,6 +322,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
   fitted.fit = {{"launches", rows}};
   std::string text = report(fit.rows, "Fit: " + joined);
   if (!held.empty()) text += report(heldRows, "Held out (not fitted)");
+  const int ownRc = evaluateOwn(fitted, text);
+  if (ownRc == 2) return 2;
   out << text;
   out << "coefficients: " << perf::toJson(fitted)["coefficients"].dump() << "\n";
   if (!output.empty()) {
@@ -202,7 +355,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       return 2;
     }
   }
-  return 0;
+  return ownRc;
 }
 
 } // namespace warplens::cli

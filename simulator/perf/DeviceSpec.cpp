@@ -45,6 +45,7 @@ const NumField kNumFields[] = {
 
 const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"launchNs", &Coefficients::launchNs},
+    {"fillNs", &Coefficients::fillNs},
     {"blockNs", &Coefficients::blockNs},
     {"dramNsPerByte", &Coefficients::dramNsPerByte},
     {"l2NsPerByte", &Coefficients::l2NsPerByte},
@@ -54,6 +55,10 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"fmaCyclesPerInst", &Coefficients::fmaCyclesPerInst},
     {"aluCyclesPerInst", &Coefficients::aluCyclesPerInst},
     {"latencyNsPerRequest", &Coefficients::latencyNsPerRequest},
+    {"latencyL2Ns", &Coefficients::latencyL2Ns},
+    {"latencyL1Ns", &Coefficients::latencyL1Ns},
+    {"roundNs", &Coefficients::roundNs},
+    {"storeNsPerLine", &Coefficients::storeNsPerLine},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

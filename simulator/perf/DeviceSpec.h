@@ -18,6 +18,8 @@ namespace warplens::perf {
 /// coefficient; the duration is launchNs + the largest limiter time.
 struct Coefficients {
   double launchNs = 0;        ///< fixed cost of a launch (ns)
+  double fillNs = 0;          ///< added when the launch loads from global memory: the first
+                              ///< round trip that no limiter overlaps (pipeline fill and drain)
   double blockNs = 0;         ///< per block launched on the busiest SM (ns)
   double dramNsPerByte = 0;   ///< 1 / DRAM bandwidth (ns per byte read or written)
   double l2NsPerByte = 0;     ///< 1 / L2 bandwidth
@@ -26,7 +28,11 @@ struct Coefficients {
   double issueCyclesPerInst = 0;    ///< cycles per warp instruction, per SM sub-partition
   double fmaCyclesPerInst = 0;      ///< cycles per FMA-pipe warp instruction, per sub-partition
   double aluCyclesPerInst = 0;      ///< cycles per other warp instruction, per sub-partition
-  double latencyNsPerRequest = 0;   ///< exposed latency per global load request of one warp
+  double latencyNsPerRequest = 0;   ///< exposed DRAM latency per dependent load round of one warp
+  double latencyL2Ns = 0;           ///< same when the round's loads hit L2
+  double latencyL1Ns = 0;           ///< same when they hit L1
+  double roundNs = 0;               ///< fixed cost per round of resident blocks (latency limiter)
+  double storeNsPerLine = 0;        ///< per L1 → L2 store transaction (128-byte line of a request)
 };
 
 struct DeviceSpec {

@@ -69,32 +69,22 @@ Eigen::VectorXd nnls(const Eigen::MatrixXd &A0, const Eigen::VectorXd &b) {
 
 namespace {
 
-constexpr int kCols = 1 + static_cast<int>(kLimiterCount); // launch, then kLimiters order
+constexpr int kCols = 2 + static_cast<int>(kColumnCount); // launch, fill, then kColumns order
 
 std::array<double, kCols> toArray(const Coefficients &c) {
-  return {c.launchNs,           c.dramNsPerByte,    c.l2NsPerByte,      c.storeNsPerSector,
-          c.lsuCyclesPerWavefront, c.issueCyclesPerInst, c.fmaCyclesPerInst, c.aluCyclesPerInst,
-          c.latencyNsPerRequest, c.blockNs};
+  std::array<double, kCols> a{};
+  a[0] = c.launchNs;
+  a[1] = c.fillNs;
+  for (std::size_t k = 0; k < kColumnCount; ++k) a[2 + k] = c.*(kColumns[k].coef);
+  return a;
 }
 
 Coefficients fromArray(const std::array<double, kCols> &a) {
   Coefficients c;
   c.launchNs = a[0];
-  c.dramNsPerByte = a[1];
-  c.l2NsPerByte = a[2];
-  c.storeNsPerSector = a[3];
-  c.lsuCyclesPerWavefront = a[4];
-  c.issueCyclesPerInst = a[5];
-  c.fmaCyclesPerInst = a[6];
-  c.aluCyclesPerInst = a[7];
-  c.latencyNsPerRequest = a[8];
-  c.blockNs = a[9];
+  c.fillNs = a[1];
+  for (std::size_t k = 0; k < kColumnCount; ++k) c.*(kColumns[k].coef) = a[2 + k];
   return c;
-}
-
-std::array<double, kLimiterCount> featureArray(const Features &f) {
-  return {f.dramBytes, f.l2Bytes,   f.storeSectors, f.lsuWavefrontNs,  f.issueInstNs,
-          f.fmaInstNs, f.aluInstNs, f.latencyRequests, f.blocksOnBusiestSm};
 }
 
 std::size_t argmax(const std::array<double, kLimiterCount> &t) {
@@ -132,7 +122,10 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
       const auto &s = samples[static_cast<std::size_t>(i)];
       const double w = 1.0 / std::max(1.0, s.measuredNs); // relative error
       A(i, 0) = w;
-      A(i, 1 + static_cast<Eigen::Index>(choice[i])) = w * featureArray(s.x)[choice[i]];
+      A(i, 1) = w * s.x.loads;
+      for (std::size_t k = 0; k < kColumnCount; ++k)
+        if (kColumns[k].limiter == choice[i])
+          A(i, 2 + static_cast<Eigen::Index>(k)) = w * s.x.*(kColumns[k].feature);
     }
     // Columns no launch selects keep their value (NNLS would zero them).
     std::vector<Eigen::Index> used;

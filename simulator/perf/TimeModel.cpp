@@ -47,12 +47,18 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const double ghz = d.smClockHz / 1e9;
   const auto &m = in.mem;
   f.blocksOnBusiestSm = perSm;
+  f.loads = m.globalLoadRequests > 0 ? 1.0 : 0.0;
   f.dramBytes = m.dramReadBytes + m.dramWriteBytes;
   f.l2Bytes = 32.0 * (m.l2ReadSectors + m.globalStoreSectors);
   f.storeSectors = m.globalStoreSectors;
-  const double globalWavefronts = std::max(m.globalLoadRequests, m.globalLoadSectors / 4) +
-                                  std::max(m.globalStoreRequests, m.globalStoreSectors / 4);
-  f.lsuWavefrontNs = (m.sharedWavefronts + globalWavefronts) * share / ghz;
+  // L1 tag lookups: one per distinct 128-byte line of a request (measured on the H200: 1, 8 and
+  // 32 lines per request take 1, 8 and 32 cycles of an SM's L1).
+  const double loadLines = m.globalLoadLines > 0 ? m.globalLoadLines
+                                                 : std::max(m.globalLoadRequests, m.globalLoadSectors / 4);
+  const double storeLines = m.globalStoreLines > 0 ? m.globalStoreLines
+                                                   : std::max(m.globalStoreRequests, m.globalStoreSectors / 4);
+  f.storeLines = storeLines;
+  f.lsuWavefrontNs = (m.sharedWavefronts + loadLines + storeLines) * share / ghz;
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
   f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
@@ -61,22 +67,37 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const double rounds = f.occupancy.blocksPerSm
                             ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))
                             : blocks;
-  if (warps > 0) f.latencyRequests = m.globalLoadRequests / warps * rounds;
+  f.residentRounds = rounds;
+  const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
+  if (warps > 0 && loadRounds > 0) {
+    const double perWarp = loadRounds / warps * rounds;
+    // Where a round of loads is served: it waits for its slowest sector. L1: the sector-level
+    // miss fraction (L1 misses / sectors requested) taken as independent over the round's sectors
+    // (streams touch new lines all along); L2: the fraction of L1 misses that the DRAM serves
+    // (DRAM fetches / L1 misses), per round (first-touch misses come together, not spread).
+    const double sectors = std::max(m.globalLoadSectors, loadRounds);
+    const double k = sectors / loadRounds; // sectors per round
+    const double m1 = std::clamp(m.l2ReadSectors / sectors, 0.0, 1.0);
+    const double m2 = m.l2ReadSectors > 0 ? std::clamp(m.dramReadBytes / (32.0 * m.l2ReadSectors), 0.0, 1.0) : 0.0;
+    const double missesL1 = 1.0 - std::pow(1.0 - m1, k);
+    const double missesL2 = m2;
+    f.latencyRequests = perWarp * missesL1 * missesL2;
+    f.latencyL2Rounds = perWarp * missesL1 * (1.0 - missesL2);
+    f.latencyL1Rounds = perWarp * (1.0 - missesL1);
+  }
   return f;
 }
 
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c) {
-  return {f.dramBytes * c.dramNsPerByte,         f.l2Bytes * c.l2NsPerByte,
-          f.storeSectors * c.storeNsPerSector,
-          f.lsuWavefrontNs * c.lsuCyclesPerWavefront, f.issueInstNs * c.issueCyclesPerInst,
-          f.fmaInstNs * c.fmaCyclesPerInst,           f.aluInstNs * c.aluCyclesPerInst,
-          f.latencyRequests * c.latencyNsPerRequest,  f.blocksOnBusiestSm * c.blockNs};
+  std::array<double, kLimiterCount> t{};
+  for (const Column &col : kColumns) t[col.limiter] += f.*(col.feature) * c.*(col.coef);
+  return t;
 }
 
 TimePrediction predict(const Features &f, const DeviceSpec &d) {
   TimePrediction p;
   p.occupancy = f.occupancy;
-  p.launchNs = d.coef.launchNs;
+  p.launchNs = d.coef.launchNs + f.loads * d.coef.fillNs;
   p.termsNs = limiterTerms(f, d.coef);
   std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
   p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";

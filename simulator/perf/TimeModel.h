@@ -1,10 +1,15 @@
 /// \file
 /// Time model of one launch: gpu__time_duration.sum predicted as launch overhead + the largest of
-/// nine limiter times (DRAM bytes, L2 bytes, L2 store sectors, L1/shared wavefronts, issue, FMA pipe,
-/// other (ALU) pipes, exposed latency with too few warps in flight, block launches), each a count
-/// times a fitted coefficient (DeviceSpec). Does not model overlap between limiters (the largest wins outright), L1 hit
-/// rates (L2 traffic = sectors requested by L1 unless measured), clock changes during a kernel,
-/// atomics, tensor cores, FP64 or special-function pipes.
+/// nine limiter times (DRAM bytes, L2 bytes, L2 store transactions, L1/shared wavefronts and tag
+/// lookups, issue, FMA pipe, other (ALU) pipes, exposed latency with too few warps in flight,
+/// block launches), each a sum of counts times fitted coefficients (DeviceSpec).
+/// Exposed latency: per warp, the dependent rounds of global loads (loads issued together before
+/// the first use of any of them count once: memory-level parallelism from the SASS listing),
+/// each at the L1-hit, L2-hit or DRAM latency by the launch's estimated hit fractions, times the
+/// rounds of resident blocks, plus a fixed cost per round. L1 hits: sectors a block re-reads are
+/// hits (capacity ignored); L2 hits: L1-miss sectors beyond the DRAM model's distinct fetches.
+/// Does not model overlap between limiters (the largest wins outright), clock changes during a
+/// kernel, atomics, tensor cores, FP64 or special-function pipes.
 #pragma once
 
 #include "perf/DeviceSpec.h"
@@ -31,8 +36,14 @@ struct MemoryCounts {
   double globalLoadRequests = 0, globalStoreRequests = 0;
   double globalLoadSectors = 0, globalStoreSectors = 0;
   double sharedWavefronts = 0;  ///< loads + stores
-  double l2ReadSectors = 0;     ///< L1 → L2 read sectors (lts__t_sectors_srcunit_tex_op_read)
+  double l2ReadSectors = 0;     ///< L1 → L2 read sectors (lts__t_sectors_srcunit_tex_op_read): L1 misses
   double dramReadBytes = 0, dramWriteBytes = 0;
+  /// Distinct 128-byte lines per warp request, summed (L1 tag lookups; L1 → L2 store
+  /// transactions). 0: unknown, taken as max(requests, sectors / 4).
+  double globalLoadLines = 0, globalStoreLines = 0;
+  /// Dependent rounds of global loads, summed over warps: loads issued together before the first
+  /// use of any of them count once. 0: unknown, taken as the load requests (no parallelism).
+  double loadRounds = 0;
 };
 
 struct LaunchShape {
@@ -65,8 +76,13 @@ struct Features {
   double issueInstNs = 0;       ///< busiest sub-partition's warp instructions / clock
   double fmaInstNs = 0;         ///< same for FMA-pipe instructions
   double aluInstNs = 0;         ///< same for the other instructions (ALU, LSU, branch ...)
-  double latencyRequests = 0;   ///< global load requests per warp × rounds of resident warps
+  double latencyRequests = 0;   ///< DRAM-latency load rounds per warp × rounds of resident blocks
+  double latencyL2Rounds = 0;   ///< same for rounds served by L2 × latencyL2Ns
+  double latencyL1Rounds = 0;   ///< same for rounds served by L1 × latencyL1Ns
+  double residentRounds = 0;    ///< rounds of resident blocks (waves, rounded up) × roundNs
+  double storeLines = 0;        ///< L1 → L2 store transactions (lines per request) × storeNsPerLine
   double blocksOnBusiestSm = 0; ///< × blockNs
+  double loads = 0;             ///< 1 when the launch loads from global memory (× fillNs, added)
   Occupancy occupancy;
 };
 
@@ -76,13 +92,37 @@ constexpr std::size_t kLimiterCount = 9;
 
 struct TimePrediction {
   double durationNs = 0;
-  double launchNs = 0;                       ///< fixed launch overhead
+  double launchNs = 0;                       ///< fixed launch overhead (+ fill when it loads)
   std::array<double, kLimiterCount> termsNs{}; ///< per limiter, kLimiters order
   std::string limiter;                       ///< the largest term's name, or "launch"
   double dramBytes = 0;
   double dramBytesPerSecond = 0;             ///< dramBytes / duration
   Occupancy occupancy;
 };
+
+/// One fitted column: its limiter (index into kLimiters), its feature and its coefficient.
+struct Column {
+  std::size_t limiter;
+  double Features::*feature;
+  double Coefficients::*coef;
+  const char *name;
+};
+inline constexpr Column kColumns[] = {
+    {0, &Features::dramBytes, &Coefficients::dramNsPerByte, "dramNsPerByte"},
+    {1, &Features::l2Bytes, &Coefficients::l2NsPerByte, "l2NsPerByte"},
+    {2, &Features::storeSectors, &Coefficients::storeNsPerSector, "storeNsPerSector"},
+    {2, &Features::storeLines, &Coefficients::storeNsPerLine, "storeNsPerLine"},
+    {3, &Features::lsuWavefrontNs, &Coefficients::lsuCyclesPerWavefront, "lsuCyclesPerWavefront"},
+    {4, &Features::issueInstNs, &Coefficients::issueCyclesPerInst, "issueCyclesPerInst"},
+    {5, &Features::fmaInstNs, &Coefficients::fmaCyclesPerInst, "fmaCyclesPerInst"},
+    {6, &Features::aluInstNs, &Coefficients::aluCyclesPerInst, "aluCyclesPerInst"},
+    {7, &Features::latencyRequests, &Coefficients::latencyNsPerRequest, "latencyNsPerRequest"},
+    {7, &Features::latencyL2Rounds, &Coefficients::latencyL2Ns, "latencyL2Ns"},
+    {7, &Features::latencyL1Rounds, &Coefficients::latencyL1Ns, "latencyL1Ns"},
+    {7, &Features::residentRounds, &Coefficients::roundNs, "roundNs"},
+    {8, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
+};
+constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
 Occupancy occupancy(const LaunchShape &shape, const DeviceSpec &device);
 Features features(const TimeInputs &in, const DeviceSpec &device);

@@ -67,15 +67,75 @@ TEST(TimeModel, LargestLimiterWinsPlusLaunch) {
   EXPECT_EQ(p.limiter, "launch"); // 640 ns of block launches < 1000 ns launch overhead
 }
 
+// Every sector misses L1 and L2: one DRAM round per request (no load rounds given).
+void allMiss(TimeInputs &in, double sectorsPerRequest = 1) {
+  in.mem.globalLoadSectors = in.mem.globalLoadRequests * sectorsPerRequest;
+  in.mem.l2ReadSectors = in.mem.globalLoadSectors;
+  in.mem.dramReadBytes = 32 * in.mem.globalLoadSectors;
+}
+
 TEST(TimeModel, LatencyFeatureCountsRequestsPerWarpAndRounds) {
   const DeviceSpec d = h100();
   TimeInputs in;
   in.shape = shape(132, 32, 16, 0); // one warp per SM, one round
   in.mem.globalLoadRequests = 132 * 1000.0;
+  allMiss(in);
   EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 1000.0);
+  EXPECT_DOUBLE_EQ(features(in, d).residentRounds, 1.0);
   in.shape = shape(132 * 64, 32, 16, 0); // 32 blocks resident per SM → 2 rounds
   in.mem.globalLoadRequests = 132 * 64 * 10.0;
+  allMiss(in);
   EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 20.0);
+  EXPECT_DOUBLE_EQ(features(in, d).residentRounds, 2.0);
+  // Four loads issued before the first use: a quarter of the rounds.
+  in.mem.loadRounds = in.mem.globalLoadRequests / 4;
+  EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 5.0);
+}
+
+TEST(TimeModel, LatencyRoundsSplitByHitLevel) {
+  const DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 32, 16, 0); // one warp per SM, one round
+  in.mem.globalLoadRequests = 132 * 100.0;
+  in.mem.globalLoadSectors = 4 * in.mem.globalLoadRequests; // 4 sectors per round
+  in.mem.l2ReadSectors = 0.5 * in.mem.globalLoadSectors;    // half miss L1
+  in.mem.dramReadBytes = 0.5 * 32 * in.mem.l2ReadSectors;   // half of those miss L2
+  // A round misses L1 unless all 4 sectors hit: 1 - 0.5^4 = 0.9375; half of the L1 misses go
+  // to DRAM: 0.5 of those rounds.
+  Features f = features(in, d);
+  EXPECT_NEAR(f.latencyRequests, 100 * 0.9375 * 0.5, 1e-9);
+  EXPECT_NEAR(f.latencyL2Rounds, 100 * 0.9375 * 0.5, 1e-9);
+  EXPECT_NEAR(f.latencyL1Rounds, 100 * 0.0625, 1e-9);
+  DeviceSpec c = d;
+  c.coef = Coefficients{};
+  c.coef.latencyNsPerRequest = 600;
+  c.coef.latencyL2Ns = 250;
+  c.coef.latencyL1Ns = 40;
+  c.coef.roundNs = 100;
+  EXPECT_NEAR(limiterTerms(f, c.coef)[7],
+              100 * (0.9375 * 0.5 * 600 + 0.9375 * 0.5 * 250 + 0.0625 * 40) + 100, 1e-6);
+}
+
+TEST(TimeModel, L1TermCountsLinesPerRequest) {
+  const DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 256, 16, 0); // one block per SM
+  in.mem.globalLoadRequests = 132 * 100.0;
+  in.mem.globalLoadSectors = 132 * 100.0 * 32; // 32 sectors per request
+  // Unknown lines: max(requests, sectors / 4) = 8 per request; known: 32 per request.
+  EXPECT_NEAR(features(in, d).lsuWavefrontNs, 800 / (d.smClockHz / 1e9), 1e-9);
+  in.mem.globalLoadLines = 132 * 100.0 * 32;
+  EXPECT_NEAR(features(in, d).lsuWavefrontNs, 3200 / (d.smClockHz / 1e9), 1e-9);
+  in.mem.globalStoreRequests = 132 * 10.0;
+  in.mem.globalStoreSectors = 132 * 10.0 * 32;
+  in.mem.globalStoreLines = 132 * 10.0 * 32;
+  Features f = features(in, d);
+  EXPECT_DOUBLE_EQ(f.storeLines, 132 * 320.0);
+  DeviceSpec c = d;
+  c.coef = Coefficients{};
+  c.coef.storeNsPerSector = 0.003;
+  c.coef.storeNsPerLine = 0.013;
+  EXPECT_NEAR(limiterTerms(f, c.coef)[2], 132 * 320.0 * 0.016, 1e-9);
 }
 
 TEST(Nnls, MatchesHandSolution) {
@@ -99,6 +159,7 @@ TEST(TimeFit, RecoversGeneratingCoefficients) {
   DeviceSpec truth = h100();
   truth.coef = Coefficients{};
   truth.coef.launchNs = 2000;
+  truth.coef.fillNs = 500; // the latency samples load; the others do not
   truth.coef.dramNsPerByte = 1.0 / 3200;
   truth.coef.lsuCyclesPerWavefront = 1.0;
   truth.coef.latencyNsPerRequest = 450;
@@ -113,7 +174,8 @@ TEST(TimeFit, RecoversGeneratingCoefficients) {
     shared.mem.sharedWavefronts = 2e6 * i;
     TimeInputs lat;
     lat.shape = shape(132, 32 * i, 16, 0);
-    lat.mem.globalLoadRequests = 132.0 * i * 100;
+    lat.mem.globalLoadRequests = 132.0 * i * i * 100; // 100 x i per warp
+    allMiss(lat);
     TimeInputs blocks;
     blocks.shape = shape(16384 * i, 128, 16, 0);
     for (const auto &in : {dram, shared, lat, blocks}) {
@@ -125,6 +187,7 @@ TEST(TimeFit, RecoversGeneratingCoefficients) {
   FitOutcome fit = fitCoefficients(samples, start);
   EXPECT_TRUE(fit.converged);
   EXPECT_NEAR(fit.coef.launchNs, 2000, 1);
+  EXPECT_NEAR(fit.coef.fillNs, 500, 1);
   EXPECT_NEAR(fit.coef.dramNsPerByte * 3200, 1.0, 1e-6);
   EXPECT_NEAR(fit.coef.lsuCyclesPerWavefront, 1.0, 1e-6);
   EXPECT_NEAR(fit.coef.latencyNsPerRequest, 450, 1e-3);

@@ -1,0 +1,42 @@
+/// \file
+/// Inputs of the time model (perf/TimeModel.h) that need the access stream: an estimate of the
+/// L1 → L2 read sectors (a sector that a block has already read is an L1 hit: the block's SM keeps
+/// it; L1 capacity, other blocks on the same SM and evictions by stores are ignored) and the
+/// distinct 128-byte lines of every global load and store request (L1 tag lookups, L1 → L2 store
+/// transactions). Sees the same events as the DRAM model.
+#pragma once
+
+#include "model/AccessEvent.h"
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace warplens::analysis {
+
+class L1ReuseListener : public model::AccessListener {
+public:
+  /// At most this many blocks' sector sets are kept per listener; an older block's set is closed
+  /// (its sectors counted as misses) when more blocks appear (workers run blocks one after another).
+  static constexpr std::size_t kLiveBlocks = 256;
+
+  void onAccess(const model::AccessEvent &event) override;
+  /// Adds `other`'s counts, its open blocks included.
+  void merge(const L1ReuseListener &other);
+
+  /// Estimated L1-miss sectors of global loads (distinct sectors per block, summed).
+  std::uint64_t missSectors() const;
+  std::uint64_t loadLines() const { return loadLines_; }
+  std::uint64_t storeLines() const { return storeLines_; }
+
+private:
+  std::unordered_set<std::uint64_t> &blockSet(std::uint32_t block);
+
+  std::unordered_map<std::uint32_t, std::unordered_set<std::uint64_t>> live_;
+  std::deque<std::uint32_t> order_;
+  std::uint64_t closedMisses_ = 0;
+  std::uint64_t loadLines_ = 0, storeLines_ = 0;
+};
+
+} // namespace warplens::analysis

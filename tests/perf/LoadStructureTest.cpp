@@ -1,0 +1,110 @@
+/// \file
+/// The time model's structural inputs computed by hand: dependent rounds of global loads from a
+/// SASS listing (memory-level parallelism) and the L1 reuse / lines-per-request listener.
+#include "analysis/L1Reuse.h"
+#include "analysis/TimePrediction.h"
+#include "sass/SassListing.h"
+
+#include <gtest/gtest.h>
+
+namespace warplens::analysis {
+namespace {
+
+sass::SassInstruction ins(std::uint64_t pc, const std::string &text) {
+  sass::SassInstruction i;
+  i.pc = pc;
+  i.text = text;
+  std::size_t start = text[0] == '@' ? text.find(' ') + 1 : 0;
+  i.opcode = text.substr(start, text.find(' ', start) - start);
+  if (i.opcode.rfind("LDG", 0) == 0 || i.opcode.rfind("STG", 0) == 0) {
+    i.isMemory = true;
+    i.space = model::Space::Global;
+    i.op = i.opcode[0] == 'L' ? model::Op::Load : model::Op::Store;
+    i.widthBytes = i.opcode.find(".128") != std::string::npos ? 16 : i.opcode.find(".64") != std::string::npos ? 8 : 4;
+  }
+  return i;
+}
+
+launch::InstructionRecord load(std::uint64_t pc, std::uint64_t requests) {
+  launch::InstructionRecord r;
+  r.sassPc = pc;
+  r.space = "global";
+  r.op = "ld";
+  r.requests = requests;
+  return r;
+}
+
+TEST(LoadRounds, LoadsBeforeTheFirstUseShareARound) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x10}};
+  fn.instructions = {
+      ins(0x00, "MOV R2, c[0x0][0x210] ;"),
+      // loop: four independent loads, then their uses; a dependent load (chase) after them.
+      ins(0x10, "LDG.E R4, desc[UR4][R2.64] ;"),
+      ins(0x20, "LDG.E R5, desc[UR4][R2.64+0x4] ;"),
+      ins(0x30, "LDG.E.64 R6, desc[UR4][R2.64+0x8] ;"),
+      ins(0x40, "LDG.E R9, desc[UR4][R2.64+0x10] ;"),
+      ins(0x50, "FADD R10, R4, R5 ;"),        // reads R4: closes the group of 4
+      ins(0x60, "LDG.E R11, desc[UR4][R6.64] ;"), // address from R6/R7 (already closed): new group
+      ins(0x70, "IMAD R2, R11, 0x4, R2 ;"),    // reads R11: closes it
+      ins(0x80, "@P0 BRA `(.L_x_1) ;"),
+      ins(0x90, "EXIT ;"),
+  };
+  // 100 executions of the loop; the two groups take 100 rounds each, the most requests of
+  // their loads (one load of the first group is predicated off half the time).
+  std::vector<launch::InstructionRecord> recs = {load(0x10, 100), load(0x20, 100), load(0x30, 50),
+                                                 load(0x40, 100), load(0x60, 100)};
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs), 200.0);
+  // A load whose pc is not in the listing is its own round per request.
+  launch::InstructionRecord other = load(0x1000, 7);
+  recs.push_back(other);
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs), 207.0);
+  // The 64-bit load writes R6 and R7: a read of R7 closes its group.
+  fn.instructions[5] = ins(0x50, "FADD R10, R7, R3 ;");
+  recs.pop_back();
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs), 200.0);
+  // A label between two loads closes the group (a branch target: another path may enter).
+  fn.labels.push_back({".L_x_2", 0x30});
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs), 300.0);
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, {}), 0.0);
+}
+
+model::AccessEvent event(std::uint32_t block, model::Op op, unsigned width, std::uint64_t base,
+                         std::uint64_t strideBytes) {
+  model::AccessEvent e;
+  e.space = model::Space::Global;
+  e.op = op;
+  e.widthBytes = static_cast<std::uint8_t>(width);
+  e.active = LaneMask::all();
+  e.block = block;
+  for (unsigned l = 0; l < 32; ++l) e.addr[l] = ByteAddress{base + l * strideBytes};
+  return e;
+}
+
+TEST(L1Reuse, DistinctSectorsPerBlockAndLinesPerRequest) {
+  L1ReuseListener a, b;
+  // Block 0 reads 128 coalesced bytes twice (4 sectors, 1 line each time): 4 misses.
+  a.onAccess(event(0, model::Op::Load, 4, 0, 4));
+  a.onAccess(event(0, model::Op::Load, 4, 0, 4));
+  // Block 1 reads the same bytes: its own 4 misses (blocks do not share).
+  a.onAccess(event(1, model::Op::Load, 4, 0, 4));
+  // Block 1, 32 lanes 128 bytes apart: 32 sectors, 32 lines.
+  b.onAccess(event(1, model::Op::Load, 4, 4096, 128));
+  // A column store: 32 lines, no L1 sectors.
+  b.onAccess(event(1, model::Op::Store, 8, 1 << 20, 8192));
+  // 16-byte lanes, 16 bytes apart: 512 bytes = 16 sectors, 4 lines.
+  b.onAccess(event(2, model::Op::Load, 16, 1 << 22, 16));
+  a.merge(b);
+  EXPECT_EQ(a.missSectors(), 4u + 4u + 32u + 16u);
+  EXPECT_EQ(a.loadLines(), 1u + 1u + 1u + 32u + 4u);
+  EXPECT_EQ(a.storeLines(), 32u);
+}
+
+TEST(L1Reuse, ClosedBlocksStillCount) {
+  L1ReuseListener l;
+  for (std::uint32_t b = 0; b < L1ReuseListener::kLiveBlocks + 10; ++b) l.onAccess(event(b, model::Op::Load, 4, 0, 4));
+  EXPECT_EQ(l.missSectors(), 4u * (L1ReuseListener::kLiveBlocks + 10));
+}
+
+} // namespace
+} // namespace warplens::analysis
