@@ -9,7 +9,8 @@
 #    is not analyzed (exit 2, message naming the cluster dims) while the good one keeps its counts
 #    (8 blocks x 8 warps: the distributed-shared ST.E / LD.E execute 64 times with no wavefronts,
 #    the own-shared STS / LDS of 32 consecutive floats 64 times with 1 wavefront each); a tensor
-#    map whose box row is 12 bytes is refused naming the key (exit 2).
+#    map whose box row is 12 bytes is refused naming the key (exit 2); cluster_ring.cu (offline
+#    only) needs every cluster barrier phase to order the blocks' remote stores.
 set -u
 wl=$1 dir=$2 case=$3
 tmp=$(mktemp -d) || exit 1
@@ -68,6 +69,18 @@ for k in ("STS [R8]", "LDS R7"):
     i = by[k]
     assert (i["executed"], i["wavefronts"], i["wavefronts_ideal"]) == (64, 64, 64), (k, i)
 assert "cluster dims" in L[1]["error"]
+PY
+  # Offline only (not measured): cluster_ring.cu moves values three hops around a ring of 4
+  # blocks, one remote store per hop over 6 cluster barrier phases; right only if every phase
+  # orders the stores. 8 blocks x 4 warps = 32 executions of each of the 6 (unrolled, predicated)
+  # DSMEM stores, none with wavefronts.
+  "$wl" suite "$dir/hopper_ring.json" --format json -o "$tmp/ring.json" 2>"$tmp/err" || fail "cluster_ring: exit status $?"
+  python3 - "$tmp/ring.json" <<'PY' || fail "cluster_ring JSON content"
+import json, sys
+L = json.load(open(sys.argv[1]))["launches"][0]
+assert L["check"]["passed"], L["check"]
+st = [i for i in L["instructions"] if i["space"] == "generic" and i["op"] == "st"]
+assert len(st) == 6 and all(i["executed"] == 32 and i["wavefronts"] == 0 for i in st), st
 PY
   "$wl" suite "$dir/hopper_bad_map.json" --format json -o "$tmp/out2.json" 2>"$tmp/err"
   rc=$?
