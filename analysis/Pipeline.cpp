@@ -327,22 +327,22 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
 
   model::StatsCollector stats(arch);
   model::DramSectorModel dram(arch);
+  L1ReuseListener reuse;
   if (wantWorst) detail->worst = std::make_unique<model::WorstEventListener>(arch);
   for (const auto &l : run.listeners) {
     const auto *w = dynamic_cast<const WorkerListener *>(l.get());
     if (!w) continue;
     stats.merge(w->models.stats);
     dram.merge(w->dram);
+    reuse.merge(w->reuse);
     if (wantWorst && w->models.worst) detail->worst->merge(*w->models.worst);
   }
-  L1ReuseListener reuse;
 
   const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
   if (detail) detail->sites = sites;
   const std::map<std::uint32_t, std::uint32_t> copyGroups =
       grouping ? copyGroupsOf(*grouping) : std::map<std::uint32_t, std::uint32_t>{};
   for (const model::SiteInfo &site : sites) {
-    reuse.merge(w->reuse);
     auto it = stats.sites().find(site.site);
     result.instructions.push_back(record(site, it == stats.sites().end() ? nullptr : &it->second));
     if (auto g = copyGroups.find(site.site); g != copyGroups.end())
