@@ -366,6 +366,15 @@ private:
     return regSlot(f, o.reg);
   }
 
+  /// A destination the handler writes as a predicate: predicate slots index another array than
+  /// register slots ("setp.gt.s32 %r1, ..." wrote predicate slot <register slot>: fuzz_ptx_loader
+  /// ASan heap-buffer-overflow in writePred).
+  Expected<std::uint32_t> predDest(const ptx::Function &f, const ptx::Instruction &ins, const ptx::Operand &o) {
+    if (o.kind != OperandKind::Reg || !isPredReg(f, o.reg))
+      return errAt(ins, "destination must be a predicate register in '" + ins.text + "'");
+    return regSlot(f, o.reg);
+  }
+
   Status decodeFunction(const ptx::Function &f);
   Status decodeMemory(const ptx::Function &f, const ptx::Instruction &ins, DInstr &d);
   Status decodeAlu(const ptx::Function &f, const ptx::Instruction &ins, DInstr &d);
@@ -473,7 +482,7 @@ Status Loader::decodeAlu(const ptx::Function &f, const ptx::Instruction &ins, DI
   if (ins.op == Opcode::Mov) {
     if (ops.size() != 2) return errAt(ins, "mov needs two operands");
     if (t == Type::Pred) {
-      WL_TRY(dp, dest(f, ins, ops[0]));
+      WL_TRY(dp, predDest(f, ins, ops[0]));
       d.d[0] = dp;
       if (ops[1].kind == OperandKind::Imm) { d.k = constSlot(ops[1].imm ? 1 : 0); d.fn = predFromSlotHandler(); return {}; }
       WL_TRY(sp, predSource(f, ins, ops[1]));
@@ -519,9 +528,15 @@ Status Loader::decodeAlu(const ptx::Function &f, const ptx::Instruction &ins, DI
   if (ops.size() < arity)
     return errAt(ins, std::string(ptx::toString(ins.op)) + " needs " + std::to_string(arity) +
                           " operands in '" + ins.text + "'");
-  WL_TRY(d0, dest(f, ins, ops[0]));
+  const bool writesPred = ins.op == Opcode::Setp || t == Type::Pred;
+  if (!writesPred && ops[0].kind == OperandKind::Reg && isPredReg(f, ops[0].reg))
+    return errAt(ins, "destination must not be a predicate register in '" + ins.text + "'");
+  WL_TRY(d0, writesPred ? predDest(f, ins, ops[0]) : dest(f, ins, ops[0]));
   d.d[0] = d0;
-  if (!ops[0].elems.empty()) d.d2 = regSlot(f, ops[0].elems[0].reg);
+  if (!ops[0].elems.empty()) {
+    if (ins.op == Opcode::Setp) { WL_TRY(q, predDest(f, ins, ops[0].elems[0])); d.d2 = q; }
+    else d.d2 = regSlot(f, ops[0].elems[0].reg);
+  }
   // operand types per position
   auto typeAt = [&](size_t i) -> Type {
     switch (ins.op) {
@@ -576,7 +591,11 @@ Status Loader::decodeFunction(const ptx::Function &f) {
     d.width = static_cast<std::uint8_t>(std::max(1u, ptx::typeBytes(ins.type)));
     d.src = static_cast<std::uint32_t>(prog_->srcs.size());
     prog_->srcs.push_back({&ins, f.name, sourceOf(ins)});
-    if (ins.guard >= 0) { d.guard = regSlot(f, ins.guard); d.guardNeg = ins.guardNeg; }
+    if (ins.guard >= 0) {
+      if (!isPredReg(f, ins.guard)) return errAt(ins, "the guard of '" + ins.text + "' is not a predicate register");
+      d.guard = regSlot(f, ins.guard);
+      d.guardNeg = ins.guardNeg;
+    }
     std::string err;
     switch (ins.op) {
     case Opcode::Ld: case Opcode::St: case Opcode::Atom: case Opcode::Red:
@@ -648,14 +667,14 @@ Status Loader::decodeFunction(const ptx::Function &f) {
       if (ins.operands.size() < 4) return errAt(ins, "shfl needs d, a, b, c, membermask");
       WL_TRY(ds, dest(f, ins, ins.operands[0]));
       d.d[0] = ds;
-      if (!ins.operands[0].elems.empty()) d.d2 = regSlot(f, ins.operands[0].elems[0].reg);
+      if (!ins.operands[0].elems.empty()) { WL_TRY(q, predDest(f, ins, ins.operands[0].elems[0])); d.d2 = q; }
       for (size_t i = 1; i <= 3; ++i) { WL_TRY(s, source(f, ins, ins.operands[i], Type::U32)); d.a[i - 1] = s; }
       d.fn = selectControl(ins, err);
       break;
     }
     case Opcode::Vote: {
       if (ins.operands.size() < 2) return errAt(ins, "vote needs d, a, membermask");
-      WL_TRY(ds, dest(f, ins, ins.operands[0]));
+      WL_TRY(ds, ins.vote == ptx::VoteMode::Ballot ? dest(f, ins, ins.operands[0]) : predDest(f, ins, ins.operands[0]));
       WL_TRY(p, predSource(f, ins, ins.operands[1]));
       d.d[0] = ds;
       d.a[0] = p;
