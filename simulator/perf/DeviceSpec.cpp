@@ -31,6 +31,7 @@ struct NumField {
 const NumField kNumFields[] = {
     {"sms", nullptr, &DeviceSpec::sms},
     {"smClockHz", &DeviceSpec::smClockHz, nullptr},
+    {"overlapP", &DeviceSpec::overlapP, nullptr, false},
     {"dramPeakBytesPerSecond", &DeviceSpec::dramPeakBytesPerSecond, nullptr},
     {"subPartitions", nullptr, &DeviceSpec::subPartitions, false},
     {"maxWarpsPerSm", nullptr, &DeviceSpec::maxWarpsPerSm, false},

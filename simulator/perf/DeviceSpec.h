@@ -51,6 +51,9 @@ struct DeviceSpec {
   unsigned sharedBytesPerSm = 233472;
   unsigned sharedAllocUnit = 128;
   unsigned sharedReservedPerBlock = 1024; ///< added when the cubin has no .nv.shared section
+  /// How limiters overlap: 0 = the largest wins outright; p > 0 = their p-norm (limiters of
+  /// comparable size add partly). Chosen on the fit set (CALIBRATION.md), not fitted by NNLS.
+  double overlapP = 0;
   Coefficients coef;
   std::string fitted;      ///< where the coefficients come from (fit command, data, date)
   std::string source;      ///< citations for the hardware fields

@@ -106,14 +106,28 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
   FitOutcome out;
   std::array<double, kCols> coef = toArray(start.coef);
   std::vector<std::size_t> choice(samples.size(), kLimiterCount);
-  for (out.iterations = 1; out.iterations <= 50; ++out.iterations) {
+  const double p = start.overlapP;
+  // With a p-norm, T = sum_k t_k (t_k / T)^(p-1) (Euler, degree 1): each limiter's columns enter
+  // with that weight, taken from the previous coefficients; iterate until they settle.
+  std::array<double, kCols> prev = coef;
+  for (out.iterations = 1; out.iterations <= (p > 0 ? 2000u : 50u); ++out.iterations) {
     std::vector<std::size_t> next(samples.size());
     for (std::size_t i = 0; i < samples.size(); ++i)
       next[i] = argmax(limiterTerms(samples[i].x, fromArray(coef)));
-    if (next == choice) {
+    if (p <= 0 && next == choice) {
       out.converged = true;
       break;
     }
+    if (p > 0 && out.iterations > 1) {
+      double change = 0;
+      for (int j = 0; j < kCols; ++j)
+        change = std::max(change, std::fabs(coef[j] - prev[j]) / std::max(1e-12, std::fabs(coef[j]) + std::fabs(prev[j])));
+      if (change < 1e-7) {
+        out.converged = true;
+        break;
+      }
+    }
+    prev = coef;
     choice = next;
     const Eigen::Index m = static_cast<Eigen::Index>(samples.size());
     Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m, kCols);
@@ -123,9 +137,14 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
       const double w = 1.0 / std::max(1.0, s.measuredNs); // relative error
       A(i, 0) = w;
       A(i, 1) = w * s.x.loads;
-      for (std::size_t k = 0; k < kColumnCount; ++k)
-        if (kColumns[k].limiter == choice[i])
-          A(i, 2 + static_cast<Eigen::Index>(k)) = w * s.x.*(kColumns[k].feature);
+      const auto terms = limiterTerms(s.x, fromArray(coef));
+      const double total = combineTerms(terms, p);
+      for (std::size_t k = 0; k < kColumnCount; ++k) {
+        const std::size_t lim = kColumns[k].limiter;
+        double weight = lim == choice[static_cast<std::size_t>(i)] ? 1.0 : 0.0;
+        if (p > 0) weight = total > 0 ? std::pow(terms[lim] / total, p - 1) : (weight > 0 ? 1.0 : 0.0);
+        if (weight > 0) A(i, 2 + static_cast<Eigen::Index>(k)) = w * weight * s.x.*(kColumns[k].feature);
+      }
     }
     // Columns no launch selects keep their value (NNLS would zero them).
     std::vector<Eigen::Index> used;
@@ -134,8 +153,10 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
     Eigen::MatrixXd Au(m, static_cast<Eigen::Index>(used.size()));
     for (std::size_t k = 0; k < used.size(); ++k) Au.col(static_cast<Eigen::Index>(k)) = A.col(used[k]);
     Eigen::VectorXd x = nnls(Au, b);
-    for (std::size_t k = 0; k < used.size(); ++k)
-      coef[static_cast<std::size_t>(used[k])] = x(static_cast<Eigen::Index>(k));
+    for (std::size_t k = 0; k < used.size(); ++k) {
+      double &c = coef[static_cast<std::size_t>(used[k])];
+      c = p > 0 ? 0.5 * c + 0.5 * x(static_cast<Eigen::Index>(k)) : x(static_cast<Eigen::Index>(k)); // damped
+    }
   }
   out.coef = fromArray(coef);
   DeviceSpec fitted = start;

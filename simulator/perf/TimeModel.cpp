@@ -94,6 +94,14 @@ std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coeffici
   return t;
 }
 
+double combineTerms(const std::array<double, kLimiterCount> &t, double p) {
+  const double top = *std::max_element(t.begin(), t.end());
+  if (p <= 0 || top <= 0) return top;
+  double sum = 0;
+  for (double v : t) sum += std::pow(v / top, p);
+  return top * std::pow(sum, 1.0 / p);
+}
+
 TimePrediction predict(const Features &f, const DeviceSpec &d) {
   TimePrediction p;
   p.occupancy = f.occupancy;
@@ -101,7 +109,7 @@ TimePrediction predict(const Features &f, const DeviceSpec &d) {
   p.termsNs = limiterTerms(f, d.coef);
   std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
   p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";
-  p.durationNs = p.launchNs + p.termsNs[k];
+  p.durationNs = p.launchNs + combineTerms(p.termsNs, d.overlapP);
   p.dramBytes = f.dramBytes;
   if (p.durationNs > 0) p.dramBytesPerSecond = p.dramBytes / (p.durationNs * 1e-9);
   return p;

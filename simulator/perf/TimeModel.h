@@ -128,6 +128,8 @@ Occupancy occupancy(const LaunchShape &shape, const DeviceSpec &device);
 Features features(const TimeInputs &in, const DeviceSpec &device);
 /// The limiter times of `f` under `c` (kLimiters order).
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c);
+/// max of the terms (p <= 0) or their p-norm.
+double combineTerms(const std::array<double, kLimiterCount> &terms, double p);
 TimePrediction predict(const Features &f, const DeviceSpec &device);
 TimePrediction predict(const TimeInputs &in, const DeviceSpec &device);
 nlohmann::json toJson(const TimePrediction &p, const DeviceSpec &device);

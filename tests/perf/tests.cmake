@@ -16,7 +16,7 @@ if(WARPLENS_NVCC)
   set_tests_properties(time_heldout_predict PROPERTIES LABELS "cpu;perf" TIMEOUT 300
                        FIXTURES_SETUP time_heldout)
 endif()
-foreach(_cfg "h100;h100_sxm;0.5;0.6" "h200;h200;0.5;0.45")
+foreach(_cfg "h100;h100_sxm;0.55;0.65" "h200;h200;0.55;0.65")
   list(GET _cfg 0 _dir)
   list(GET _cfg 1 _dev)
   list(GET _cfg 2 _heldShare)
