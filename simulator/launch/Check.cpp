@@ -47,7 +47,9 @@ Expected<std::uint64_t> uint(const json &o, const std::string &key, const std::s
     return std::uint64_t(0);
   }
   const json &v = o[key];
-  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() <= 0))
+  // 0 is unsigned to nlohmann::json: it passed here, and sgemm_of with "n": 0 indexed an empty
+  // vector (fuzz_launch_spec UBSan finding). Keys where 0 is allowed use uintOrZero.
+  if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<std::uint64_t>() == 0 : v.get<std::int64_t>() <= 0))
     return bad(path + "." + key, "expected a positive integer, got " + v.dump());
   return v.get<std::uint64_t>();
 }

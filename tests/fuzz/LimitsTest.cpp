@@ -111,6 +111,42 @@ TEST(Limits, JsonDepthIsBounded) {
   EXPECT_EQ(s.error().message, "s.json:2: JSON nested deeper than 64 levels");
 }
 
+// fuzz_launch_spec (device campaign, 2026-11-23): 0 passed the positive-integer check (nlohmann
+// stores 0 as unsigned) and sgemm_of with n = 0 indexed an empty vector in runCheck.
+TEST(Limits, CheckDimensionsArePositive) {
+  auto s = launch::parseSpecText(
+      R"({"name": "a", "source": "loop.ptx", "kernel": "k", "grid": [1], "block": [32],
+          "args": [{"buffer": "c", "type": "f32", "count": 16}, {"buffer": "a", "type": "f32", "count": 16},
+                   {"buffer": "b", "type": "f32", "count": 16}],
+          "check": {"c": {"sgemm_of": ["a", "b"], "m": 2, "n": 0, "k": 4}}})",
+      std::string(WARPLENS_TEST_DATA) + "/ptx_loader/s.json"); // next to an existing loop.ptx
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("check.c.n: expected a positive integer, got 0"), std::string::npos)
+      << s.error().message;
+}
+
+// fuzz_ptx_loader (device campaign, 2026-11-23): a setp into a 32-bit register wrote a predicate
+// slot numbered like the register slot (heap-buffer-overflow in writePred).
+TEST(Limits, PredicateDestinationsArePredicates) {
+  const std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                          ".visible .entry k(.param .u64 p)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+                          "mov.u32 %r1, %tid.x;\nsetp.gt.s32 %r2, %r1, 0;\nret;\n}\n";
+  auto m = ptx::parseText(ptx, "t.ptx");
+  ASSERT_TRUE(m) << m.error().message;
+  launch::LaunchSpec spec;
+  spec.name = spec.kernel = "k";
+  spec.block = {32, 1, 1};
+  launch::ArgSpec a;
+  a.isBuffer = true, a.buffer = "b", a.type = launch::ScalarType::U8, a.count = 8;
+  spec.args = {a};
+  auto buffers = launch::makeBuffers(spec);
+  ASSERT_TRUE(buffers);
+  auto p = emu::loadProgram(**m, *(*m)->findFunction("k"), spec, *buffers);
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("destination must be a predicate register in 'setp.gt.s32"), std::string::npos)
+      << p.error().message;
+}
+
 TEST(Limits, TraceSiteTableIsBounded) {
   std::string t("WLTRACE\0", 8);
   auto u32 = [&](std::uint32_t v) { t.append(reinterpret_cast<const char *>(&v), 4); };
