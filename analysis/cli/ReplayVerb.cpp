@@ -177,7 +177,9 @@ int replayMain(const Args &args, std::ostream &out, std::ostream &err) {
     nlohmann::ordered_json t = rowJson(0, Row{"", total});
     for (const char *k : {"site", "label", "space", "op", "width_bytes"}) t.erase(k);
     j["totals"] = t;
-    out << j.dump(2) << "\n";
+    // Kernel name and site labels come from the trace file: stray bytes become U+FFFD (dump()
+    // threw on invalid UTF-8 and warplens aborted).
+    out << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
     return 0;
   }
   out << "trace " << tracePath << ": kernel '" << header.kernel << "', " << reader->recordsRead()

@@ -28,7 +28,8 @@ std::string headerToJsonLine(const TraceHeader &h) {
   j["kernel"] = h.kernel;
   j["sites"] = nlohmann::ordered_json::array();
   for (const auto &[site, label] : h.sites) j["sites"].push_back({{"site", site}, {"label", label}});
-  return j.dump();
+  // Names come from the file: stray bytes become U+FFFD (dump() threw on invalid UTF-8).
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string eventToJsonLine(const model::AccessEvent &e) {

@@ -3,6 +3,7 @@
 /// to the end marker or the first error.
 #include "FuzzTargets.h"
 
+#include "trace/TraceJsonl.h"
 #include "trace/TraceReader.h"
 
 #include <cstdio>
@@ -20,6 +21,8 @@ int traceReader(const std::uint8_t *data, std::size_t size) {
     if (r.error().message.rfind("fuzz.wlt", 0) != 0) violated("trace_reader", r.error().message);
     return 0;
   }
+  // The header goes into JSON (replay --format json, dump-jsonl): it must dump whatever its bytes.
+  (void)trace::headerToJsonLine(r->header());
   model::AccessEvent e;
   std::uint64_t n = 0;
   for (;;) {
