@@ -438,6 +438,8 @@ Status Loader::decodeMemory(const ptx::Function &f, const ptx::Instruction &ins,
   if (ins.space == StateSpace::Param && d.k && !isLd) return errAt(ins, "store to a kernel parameter in '" + ins.text + "'");
   Type t = ins.type;
   if (isLd || isSt) {
+    // "st.global.f32 [%rd10], ;" has no value operand (fuzz_ptx_loader ASan heap-buffer-overflow)
+    if (ins.operands.size() < 2) return errAt(ins, "missing operand in '" + ins.text + "'");
     const ptx::Operand &v = ins.operands[isLd ? 0 : 1];
     std::vector<const ptx::Operand *> elems;
     if (v.kind == OperandKind::Vector) for (const auto &e : v.elems) elems.push_back(&e);
