@@ -239,7 +239,13 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
 
   WL_TRY(buffers, launch::makeBuffers(spec));
   std::vector<launch::HostBuffer> inputs;
+  if (options_.mode != "auto" && options_.mode != "full" && options_.mode != "address")
+    return Error{"--mode: unknown mode '" + options_.mode + "' (expected auto, full or address)"};
   bool checking = !spec.check.is_null() && !spec.check.empty();
+  if (checking && options_.mode == "address") {
+    checking = false;
+    result.notes.push_back("functional check not run: --mode address computes addresses, not values");
+  }
   if (checking) inputs = buffers;
 
   // Load once up front for the kernel's memory sites and mangled name: the grouping must exist
@@ -314,11 +320,13 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
 
   emu::EmuOptions eo;
   eo.threads = traceWriter ? 1 : options_.threads;
+  eo.addressOnly = useSass && !traceWriter && (options_.mode == "address" || (options_.mode == "auto" && !checking));
   const sass::Grouping *gp = grouping ? &*grouping : nullptr;
   const bool wantWorst = detail && detail->wantWorst;
   auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get()); };
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
                       : emu::runLaunch(*modulePtr, spec, buffers, makeListener, eo));
+  if (useSass) result.mode = run.stats.addressOnly ? "address-only" : "full";
   if (traceWriter) {
     traceWriter->onEnd();
     WL_CHECK(traceWriter->status());

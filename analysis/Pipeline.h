@@ -28,6 +28,11 @@ struct AnalyzeOptions {
   /// auto: execute the cubin's SASS when the toolchain gave a cubin and a listing, else emulate the
   /// PTX (with SASS grouping); sass: the SASS engine or an error; ptx: the PTX emulator.
   std::string engine = "auto";
+  /// SASS engine only. full: execute every instruction. address: skip what no address, guard or
+  /// branch depends on (sassemu/Slice.h; counts identical, buffers not computed, checks not
+  /// run). auto: address-only when the launch asks for no functional check and no trace is
+  /// written, full otherwise.
+  std::string mode = "auto";
   unsigned threads = 0;      ///< emulator worker threads; 0 = hardware concurrency
   std::string cacheDir;      ///< toolchain cache; empty = $WARPLENS_CACHE or ~/.cache/warplens
   /// When set: every access event the models see (after SASS grouping, with SASS site ids) is

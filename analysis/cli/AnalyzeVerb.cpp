@@ -169,6 +169,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
   LaunchCommand launchCmd;
   std::string engine = "auto";
+  std::string mode = "auto";
   std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath, htmlOut,
       measuredPath;
   unsigned threads = 0;
@@ -180,6 +181,10 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
       ("engine", po::value(&engine),
        "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
        "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
+      ("mode", po::value(&mode),
+       "auto | full | address (SASS engine): address skips every instruction no address, guard or "
+       "branch depends on (an SGEMM's FFMAs): identical counts, no values, no functional check; "
+       "auto picks it for launches without a check")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -242,6 +247,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.device = deviceName;
   opt.sass = sass;
   opt.engine = engine;
+  opt.mode = mode;
   opt.threads = threads;
   opt.tracePath = tracePath;
   analysis::Pipeline pipeline(opt);

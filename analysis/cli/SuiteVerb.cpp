@@ -23,7 +23,7 @@ namespace po = boost::program_options;
 
 int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
-  std::string suite, sass = "auto", engine = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut,
+  std::string suite, sass = "auto", engine = "auto", mode = "auto", arch = "sm_90", format = "text", output, jsonOut, htmlOut,
       measuredPath;
   std::vector<std::string> only;
   unsigned threads = 0;
@@ -34,6 +34,10 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
       ("engine", po::value(&engine),
        "auto | sass | ptx: sass executes the cubin's own SASS (exact per instruction, the default "
        "when nvcc and nvdisasm are available); ptx emulates the PTX and maps accesses to SASS")
+      ("mode", po::value(&mode),
+       "auto | full | address (SASS engine): address skips every instruction no address, guard or "
+       "branch depends on (an SGEMM's FFMAs): identical counts, no values, no functional check; "
+       "auto picks it for launches without a check")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -113,6 +117,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.device = deviceName;
   opt.sass = sass;
   opt.engine = engine;
+  opt.mode = mode;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;

@@ -46,7 +46,12 @@ void renderLaunch(const launch::LaunchResult &r, std::ostringstream &os) {
   os << "\n";
   if (!r.device.empty()) os << "   device: " << r.device << "\n";
   if (!r.sassSource.empty()) os << "   sass:   " << r.sassSource << "\n";
-  if (!r.engine.empty()) os << "   engine: " << r.engine << (r.engine == "sass" ? " (the cubin's SASS executed)" : " (PTX emulated)") << "\n";
+  if (!r.engine.empty())
+    os << "   engine: " << r.engine
+       << (r.engine != "sass" ? " (PTX emulated)"
+           : r.mode == "address-only" ? " (the cubin's SASS executed, address-only: values not computed)"
+                                      : " (the cubin's SASS executed)")
+       << "\n";
   if (r.checkPassed)
     os << "   check:  " << (*r.checkPassed ? "passed" : "FAILED")
        << (r.checkDetail.empty() ? "" : " (" + r.checkDetail + ")") << "\n";

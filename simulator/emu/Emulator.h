@@ -23,11 +23,16 @@ namespace warplens::emu {
 struct EmuOptions {
   unsigned threads = 0;                        ///< worker threads; 0 = hardware concurrency
   std::uint64_t instructionBudget = 20'000'000'000ull; ///< thread-instructions, whole launch
+  /// SASS engine: skip what no address, guard or branch depends on (sassemu/Slice.h). Counts are
+  /// those of full execution; buffers do not hold the kernel's results.
+  bool addressOnly = false;
 };
 
 struct RunStats {
   std::uint64_t warpInstructions = 0;
   std::uint64_t threadInstructions = 0;
+  std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
+  bool addressOnly = false;                    ///< the run used address-only mode
   double seconds = 0;
 };
 

@@ -200,6 +200,7 @@ json toJson(const LaunchResult &r) {
   if (!r.device.empty()) j["device"] = r.device;
   if (!r.sassSource.empty()) j["sass_source"] = r.sassSource;
   if (!r.engine.empty()) j["engine"] = r.engine;
+  if (!r.mode.empty()) j["mode"] = r.mode;
   json m = json::object();
   for (const auto &[k, v] : r.metrics) m[k] = metricValue(v);
   j["metrics"] = m;
@@ -237,6 +238,7 @@ Expected<LaunchResult> launchResultFromJson(const json &j, const std::string &wh
   WL_CHECK(readString(j, "device", where, r.device));
   WL_CHECK(readString(j, "sass_source", where, r.sassSource));
   WL_CHECK(readString(j, "engine", where, r.engine));
+  WL_CHECK(readString(j, "mode", where, r.mode));
   if (auto it = j.find("metrics"); it != j.end() && !it->is_null()) {
     const std::string path = keyPath(where, "metrics");
     if (!it->is_object()) return typeError(path, "an object of metric name → number");

@@ -58,6 +58,7 @@ struct LaunchResult {
   std::string device;                   ///< measured only
   std::string sassSource;               ///< "cuobjdump 13.0", "none (PTX-level)" ...
   std::string engine;                   ///< "sass" (the cubin's SASS executed) or "ptx" (PTX emulated)
+  std::string mode;                     ///< SASS engine: "full" or "address-only" (values not computed)
   std::map<std::string, double> metrics; ///< ncu metric name → value
   std::vector<InstructionRecord> instructions;
   std::optional<bool> checkPassed;      ///< functional check, where one ran

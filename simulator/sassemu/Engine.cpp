@@ -8,6 +8,7 @@
 #include "emu/WorkerPool.h"
 #include "sassemu/Decoder.h"
 #include "sassemu/Exec.h"
+#include "sassemu/Slice.h"
 
 #include <algorithm>
 #include <atomic>
@@ -66,7 +67,7 @@ struct Shared {
   const launch::LaunchSpec *spec = nullptr;
   std::uint64_t totalBlocks = 0, budget = 0; ///< totalBlocks counts clusters when cluster[] is set
   std::array<std::uint32_t, 3> cluster{0, 0, 0}; ///< cluster dims of a cluster launch (runClusters)
-  std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0};
+  std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0}, skippedInstr{0};
   std::atomic<bool> abort{false};
   std::mutex mu;
   std::string error;
@@ -109,10 +110,11 @@ public:
       runBlock();
       s_.warpInstr += warpInstr_;
       s_.threadInstr += threadInstr_;
+      s_.skippedInstr += skippedInstr_;
       if (s_.used.fetch_add(threadInstr_) + threadInstr_ > s_.budget)
         s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
                         " thread-instructions exhausted (raise it or shrink the launch)");
-      warpInstr_ = threadInstr_ = 0;
+      warpInstr_ = threadInstr_ = skippedInstr_ = 0;
       if (x_.failed) { s_.fail(bl, x_.error); break; }
     }
   }
@@ -266,6 +268,15 @@ private:
       const Instr &in = p.code[g->pc];
       std::uint32_t m = g->mask;
       ran = true;
+      if (in.skip) { // address-only mode: a run of instructions nothing needed depends on
+        std::uint32_t k = in.skipRun;
+        if (g->pc + k > minOther_) k = minOther_ - g->pc; // stop where another group waits to merge
+        std::uint64_t t = std::uint64_t(k) * unsigned(std::popcount(m));
+        warpInstr_ += k, threadInstr_ += t, skippedInstr_ += t;
+        g->pc += k;
+        if (g->pc >= minOther_) g = pick(w);
+        continue;
+      }
       ++warpInstr_;
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
@@ -318,7 +329,7 @@ private:
   std::uint32_t minOther_ = ~0u;
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   bool clusterDone_ = false; ///< clusterSweep: the block has finished
-  std::uint64_t warpInstr_ = 0, threadInstr_ = 0;
+  std::uint64_t warpInstr_ = 0, threadInstr_ = 0, skippedInstr_ = 0;
 };
 
 /// Runs whole clusters (Shared::cluster dims): each worker takes the next cluster and runs its
@@ -378,12 +389,25 @@ Status encodeArg(const launch::ArgSpec &a, std::uint8_t *dst, unsigned size, con
 
 Expected<std::unique_ptr<Program>> load(const sass::SassFunction &fn, const Cubin &cubin,
                                         const launch::LaunchSpec &spec,
-                                        std::vector<launch::HostBuffer> &buffers, const std::string &where) {
+                                        std::vector<launch::HostBuffer> &buffers, const std::string &where,
+                                        bool addressOnly) {
   auto prog = std::make_unique<Program>();
   prog->path = where;
   prog->kernel = fn.name;
   WL_TRY(code, decodeFunction(fn, where));
   prog->code = std::move(code);
+  if (addressOnly) {
+    SliceStats st = sliceForAddresses(prog->code);
+    prog->sliced = st.disabledBy.empty();
+    if (std::getenv("WARPLENS_SASS_SLICE")) { // debugging aid: what the slice kept
+      std::fprintf(stderr, "slice %s: %u of %u instructions skipped, memory %s %s\n", fn.name.c_str(), st.skipped,
+                   st.instructions, st.memoryNeeded ? "needed:" : "not needed", st.why.c_str());
+      if (!st.disabledBy.empty()) std::fprintf(stderr, "  not sliced: %s\n", st.disabledBy.c_str());
+      for (const Instr &in : prog->code)
+        if (in.fn) std::fprintf(stderr, "  %s %04llx %s\n", in.skip ? "skip" : in.noData ? "addr" : "keep",
+                                static_cast<unsigned long long>(in.pc), in.text.c_str());
+    }
+  }
   for (const Instr &in : prog->code) {
     auto see = [&](const Operand &o) {
       if (o.kind == OpKind::Reg && o.index != kRZ) prog->maxReg = std::max(prog->maxReg, o.index + (o.wide ? 2u : 1u) + 3);
@@ -528,7 +552,9 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
       return Error{spec.specFile + ": grid and block dimensions must be positive"};
   std::uint64_t tpb = std::uint64_t(spec.block[0]) * spec.block[1] * spec.block[2];
   if (tpb > 1024) return Error{spec.specFile + ": block of " + std::to_string(tpb) + " threads exceeds 1024"};
-  WL_TRY(prog, load(fn, cubin, spec, buffers, where));
+  // Address-only mode is off while a lane is traced (its trace shows values).
+  const bool addressOnly = options.addressOnly && !std::getenv("WARPLENS_SASS_TRACE");
+  WL_TRY(prog, load(fn, cubin, spec, buffers, where, addressOnly));
   Shared sh;
   sh.prog = prog.get();
   sh.spec = &spec;
@@ -565,6 +591,8 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   for (auto &l : run.listeners) l->onEnd();
   run.stats.warpInstructions = sh.warpInstr;
   run.stats.threadInstructions = sh.threadInstr;
+  run.stats.skippedThreadInstructions = sh.skippedInstr;
+  run.stats.addressOnly = prog->sliced;
   run.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

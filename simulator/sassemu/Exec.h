@@ -45,6 +45,7 @@ struct Program {
   std::uint32_t sharedBytes = 0;            ///< reserved + static + dynamic
   std::uint32_t localBytes = 0;             ///< per thread
   std::uint32_t maxReg = 0;                 ///< highest R index used (+1)
+  bool sliced = false;                      ///< address-only mode skips or moves no data (Slice.h)
   /// Serialises global/generic atomics of concurrently running blocks (worker threads).
   mutable std::mutex atomicMutex;
   std::string path;                         ///< listing / cubin path for messages

@@ -99,6 +99,10 @@ struct Instr {
   std::uint8_t lut = 0;         ///< LOP3/PLOP3 lookup table
   bool uniform = false;         ///< executes on the uniform datapath (U* opcodes)
   bool control = false;         ///< the handler applies the guard and moves the pc itself
+  // Address-only mode (Slice.h)
+  bool skip = false;            ///< not executed (counted as executed)
+  bool noData = false;          ///< load/store: event and bounds check only, no data moved
+  std::uint32_t skipRun = 0;    ///< skipped instructions from here on (0 if not skipped)
   // Memory instructions
   bool emit = false;            ///< emits an AccessEvent
   model::Space space = model::Space::Global;

@@ -70,6 +70,7 @@ void hLoad(Exec &x, const Instr &in, U32 m) {
   std::uint8_t *ptr[32];
   if (!begin(x, in, in.ops[1], m, ptr)) return;
   emit(x);
+  if (in.noData) return; // address-only mode: no needed register holds loaded data
   const Operand &d = in.ops[0];
   if (d.kind != OpKind::Reg || d.index == kRZ) return;
   unsigned words = in.width <= 4 ? 1 : in.width / 4;
@@ -85,6 +86,7 @@ void hStore(Exec &x, const Instr &in, U32 m) {
   std::uint8_t *ptr[32];
   if (!begin(x, in, in.ops[0], m, ptr)) return;
   emit(x);
+  if (in.noData) return; // address-only mode: nothing needed reads memory
   const Operand &s = in.ops[1];
   unsigned words = in.width <= 4 ? 1 : in.width / 4;
   for (unsigned l = 0; l < 32; ++l) {

@@ -1,0 +1,13 @@
+# Address-only mode (issue 11): every suite's counts with `--mode address` equal those of
+# `--mode full` (tests/sassemu/address_only.sh). The speed suite runs at small sizes here
+# (kernels/bench/make_bench.py --sgemm 128 --transpose 256); needs nvcc like the validation tests.
+if(TARGET warplens AND WARPLENS_NVCC)
+  set(_ao ${CMAKE_CURRENT_BINARY_DIR}/address_only)
+  add_test(NAME sassemu_address_only
+           COMMAND bash -c "python3 kernels/bench/make_bench.py --sgemm 128 --transpose 256 --out ${_ao}/bench_small && \
+bash tests/sassemu/address_only.sh $<TARGET_FILE:warplens> ${_ao} kernels/micro/micro.json \
+kernels/micro/micro_pairs.json kernels/seeds_small.json kernels/corpus/corpus.json kernels/corpus/heldout.json \
+kernels/modern/modern.json kernels/modern/hopper.json kernels/diff/diff.json ${_ao}/bench_small.json"
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(sassemu_address_only PROPERTIES LABELS "cpu;sassemu" TIMEOUT 900)
+endif()
