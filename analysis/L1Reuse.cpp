@@ -7,9 +7,33 @@
 
 namespace warplens::analysis {
 
-std::unordered_set<std::uint64_t> &L1ReuseListener::blockSet(std::uint32_t block) {
+void L1ReuseListener::SectorSet::insert(std::uint64_t key) {
+  if (slots_.empty()) slots_.assign(64, kEmpty);
+  if (2 * (size_ + 1) > slots_.size()) { // keep the load under one half
+    std::vector<std::uint64_t> old(slots_.size() * 2, kEmpty);
+    old.swap(slots_);
+    size_ = 0;
+    for (std::uint64_t k : old)
+      if (k != kEmpty) insert(k);
+  }
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & mask;; i = (i + 1) & mask) {
+    if (slots_[i] == key) return;
+    if (slots_[i] == kEmpty) {
+      slots_[i] = key;
+      ++size_;
+      return;
+    }
+  }
+}
+
+L1ReuseListener::SectorSet &L1ReuseListener::blockSet(std::uint32_t block) {
+  if (block == lastBlock_ && last_) return *last_;
   auto it = live_.find(block);
-  if (it != live_.end()) return it->second;
+  if (it != live_.end()) {
+    lastBlock_ = block, last_ = &it->second;
+    return it->second;
+  }
   if (live_.size() >= kLiveBlocks) {
     auto old = live_.find(order_.front());
     order_.pop_front();
@@ -19,8 +43,20 @@ std::unordered_set<std::uint64_t> &L1ReuseListener::blockSet(std::uint32_t block
     }
   }
   order_.push_back(block);
-  return live_[block];
+  lastBlock_ = block, last_ = &live_[block]; // unordered_map keeps element addresses on rehash
+  return *last_;
 }
+
+namespace {
+/// Distinct values among v[0..n): a count of changes when non-decreasing (coalesced, broadcast),
+/// else sorted first. Leaves the distinct values at the front of v.
+std::size_t distinct(std::uint64_t *v, std::size_t n) {
+  bool sorted = true;
+  for (std::size_t i = 1; i < n && sorted; ++i) sorted = v[i - 1] <= v[i];
+  if (!sorted) std::sort(v, v + n);
+  return static_cast<std::size_t>(std::unique(v, v + n) - v);
+}
+} // namespace
 
 void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   if (e.skipped || e.companion || e.space != model::Space::Global) return;
@@ -36,18 +72,15 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
     for (std::uint64_t l = first >> 7; l <= (last >> 7) && nl < lines.size(); ++l) lines[nl++] = l;
   }
   if (nl == 0) return;
-  std::sort(lines.begin(), lines.begin() + nl);
-  const std::uint64_t distinctLines =
-      static_cast<std::uint64_t>(std::unique(lines.begin(), lines.begin() + nl) - lines.begin());
+  const std::uint64_t distinctLines = distinct(lines.data(), nl);
   if (e.op == model::Op::Store) {
     storeLines_ += distinctLines;
     return;
   }
   loadLines_ += distinctLines;
-  std::sort(sectors.begin(), sectors.begin() + ns);
-  auto end = std::unique(sectors.begin(), sectors.begin() + ns);
-  auto &set = blockSet(e.block);
-  for (auto it = sectors.begin(); it != end; ++it) set.insert(*it);
+  const std::size_t nd = distinct(sectors.data(), ns);
+  SectorSet &set = blockSet(e.block);
+  for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
 }
 
 void L1ReuseListener::merge(const L1ReuseListener &o) {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 namespace warplens::analysis {
 
@@ -30,10 +30,24 @@ public:
   std::uint64_t loadLines() const { return loadLines_; }
   std::uint64_t storeLines() const { return storeLines_; }
 
-private:
-  std::unordered_set<std::uint64_t> &blockSet(std::uint32_t block);
+  /// A block's distinct sectors: open addressing, linear probing (the access stream's hot path).
+  class SectorSet {
+  public:
+    void insert(std::uint64_t key);
+    std::size_t size() const { return size_; }
 
-  std::unordered_map<std::uint32_t, std::unordered_set<std::uint64_t>> live_;
+  private:
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
+    std::vector<std::uint64_t> slots_;
+    std::size_t size_ = 0;
+  };
+
+private:
+  SectorSet &blockSet(std::uint32_t block);
+
+  std::unordered_map<std::uint32_t, SectorSet> live_;
+  std::uint32_t lastBlock_ = ~0u;
+  SectorSet *last_ = nullptr;
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, storeLines_ = 0;

@@ -327,6 +327,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
                       : emu::runLaunch(*modulePtr, spec, buffers, makeListener, eo));
   if (useSass) result.mode = run.stats.addressOnly ? "address-only" : "full";
+  if (detail) detail->stats = run.stats;
   if (traceWriter) {
     traceWriter->onEnd();
     WL_CHECK(traceWriter->status());

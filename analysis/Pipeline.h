@@ -4,6 +4,7 @@
 /// records, kernel totals, the cold-L2 DRAM estimate and the functional check.
 #pragma once
 
+#include "emu/Emulator.h"
 #include "launch/LaunchSpec.h"
 #include "launch/Result.h"
 #include "model/Site.h"
@@ -51,6 +52,7 @@ struct RunDetail {
   std::vector<model::SiteInfo> sites;
   std::unique_ptr<model::WorstEventListener> worst; ///< out, when wantWorst
   std::uint64_t traceRecords = 0; ///< out: events written to AnalyzeOptions::tracePath
+  emu::RunStats stats;            ///< out: instructions executed (and skipped), engine seconds
 };
 
 /// Note added whenever predictions are per PTX instruction.

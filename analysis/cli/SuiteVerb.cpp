@@ -157,6 +157,14 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
     err << "[" << i + 1 << "/" << specs.size() << "] " << specs[i]->name << ": " << std::fixed
         << std::setprecision(2) << secs << " s";
     if (r->checkPassed) err << (*r->checkPassed ? ", check passed" : ", CHECK FAILED: " + r->checkDetail);
+    if (detail.stats.threadInstructions) { // scripts/bench reads these
+      const auto &st = detail.stats;
+      err << ", " << std::setprecision(3) << st.threadInstructions / 1e9 << " G thread-instructions";
+      if (st.addressOnly)
+        err << " (address-only, " << std::setprecision(1) << 100.0 * st.skippedThreadInstructions / st.threadInstructions
+            << "% skipped)";
+      err << " in " << std::setprecision(2) << st.seconds << " s of engine time";
+    }
     err << "\n";
     if (r->checkPassed && !*r->checkPassed) ++failedChecks;
     if (html) {

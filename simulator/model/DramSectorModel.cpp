@@ -51,11 +51,14 @@ void DramSectorModel::onAccess(const AccessEvent &e) {
       if (e.active.test(lane)) markWrite(e.addr[lane].value, width);
     return;
   }
+  std::uint64_t prev = ~std::uint64_t(0); // lanes in the sector just marked add nothing
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!e.active.test(lane)) continue;
     std::uint64_t first = e.addr[lane].value >> sectorShift_;
     std::uint64_t last = (e.addr[lane].value + width - 1) >> sectorShift_;
+    if (first == prev && last == prev) continue;
     for (std::uint64_t s = first; s <= last; ++s) mark(s);
+    prev = last;
   }
 }
 

@@ -35,6 +35,41 @@ bool begin(Exec &x, const Instr &in, const Operand &mem, U32 m, std::uint8_t **p
   e.block = x.blockLinear;
   e.warp = x.w->index;
   e.skipped = false;
+  // Fast paths: every active lane aligned and inside the last global buffer used, or inside the
+  // block's shared window outside cluster launches (what resolve() would find, without its
+  // per-lane calls); anything else, and every error message, takes resolve().
+  const unsigned n = in.width;
+  U64 orAddr = 0;
+  for (unsigned l = 0; l < 32; ++l) orAddr |= (m >> l & 1) ? addr[l] : 0;
+  if ((orAddr & (n - 1)) == 0) {
+    if (in.space == model::Space::Global && x.lastBuf) {
+      const Buffer *b = x.lastBuf;
+      bool inside = true;
+      for (unsigned l = 0; l < 32; ++l)
+        if (m >> l & 1) inside &= addr[l] - b->base < b->size && addr[l] - b->base + n <= b->size;
+      if (inside) {
+        for (unsigned l = 0; l < 32; ++l)
+          if (m >> l & 1) ptr[l] = b->data + (addr[l] - b->base), e.addr[l] = ByteAddress{addr[l]};
+        return true;
+      }
+    } else if (in.space == model::Space::Shared && !x.cluster) {
+      const U64 lim = x.prog->sharedBytes;
+      bool inside = true;
+      for (unsigned l = 0; l < 32; ++l)
+        if (m >> l & 1) {
+          U64 a = addr[l] & 0xffffffffu;
+          inside &= a >= kSharedReserved && a + n <= lim;
+        }
+      if (inside) {
+        for (unsigned l = 0; l < 32; ++l)
+          if (m >> l & 1) {
+            U64 a = addr[l] & 0xffffffffu;
+            ptr[l] = x.shared + a, e.addr[l] = ByteAddress{a - kSharedReserved};
+          }
+        return true;
+      }
+    }
+  }
   bool first = true;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
