@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace warplens::analysis {
 
@@ -62,23 +63,22 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   if (e.skipped || e.companion || e.space != model::Space::Global) return;
   if (e.op != model::Op::Load && e.op != model::Op::Store) return;
   std::array<std::uint64_t, 64> sectors;
-  std::array<std::uint64_t, 64> lines;
-  std::size_t ns = 0, nl = 0;
+  std::size_t ns = 0;
   const unsigned width = std::max<unsigned>(1, e.widthBytes);
-  for (unsigned lane = 0; lane < 32; ++lane) {
-    if (!e.active.test(lane)) continue;
-    const std::uint64_t first = e.addr[lane].value, last = first + width - 1;
+  for (std::uint32_t m = e.active.bits; m; m &= m - 1) {
+    const std::uint64_t first = e.addr[std::countr_zero(m)].value, last = first + width - 1;
     for (std::uint64_t s = first >> 5; s <= (last >> 5) && ns < sectors.size(); ++s) sectors[ns++] = s;
-    for (std::uint64_t l = first >> 7; l <= (last >> 7) && nl < lines.size(); ++l) lines[nl++] = l;
   }
-  if (nl == 0) return;
-  const std::uint64_t distinctLines = distinct(lines.data(), nl);
+  if (ns == 0) return;
+  // Distinct sectors, sorted; the distinct 128-byte lines are their distinct sector >> 2.
+  const std::size_t nd = distinct(sectors.data(), ns);
+  std::uint64_t distinctLines = 1;
+  for (std::size_t i = 1; i < nd; ++i) distinctLines += (sectors[i] >> 2) != (sectors[i - 1] >> 2);
   if (e.op == model::Op::Store) {
     storeLines_ += distinctLines;
     return;
   }
   loadLines_ += distinctLines;
-  const std::size_t nd = distinct(sectors.data(), ns);
   SectorSet &set = blockSet(e.block);
   for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
 }

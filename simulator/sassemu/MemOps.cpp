@@ -7,6 +7,7 @@
 /// change values and are not modelled.
 #include "sassemu/Exec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -42,12 +43,21 @@ bool begin(Exec &x, const Instr &in, const Operand &mem, U32 m, std::uint8_t **p
   U64 orAddr = 0;
   for (unsigned l = 0; l < 32; ++l) orAddr |= (m >> l & 1) ? addr[l] : 0;
   if ((orAddr & (n - 1)) == 0) {
-    if (in.space == model::Space::Global && x.lastBuf) {
-      const Buffer *b = x.lastBuf;
+    const Buffer *b = x.lastBuf;
+    if (in.space == model::Space::Global) { // the buffer of the first active lane, if not the last one
+      const U64 a0 = addr[std::countr_zero(m | (1u << 31))];
+      if (!b || a0 - b->base >= b->size) {
+        const auto &bs = x.prog->buffers;
+        auto it = std::upper_bound(bs.begin(), bs.end(), a0, [](U64 v, const Buffer &buf) { return v < buf.base; });
+        b = it != bs.begin() && a0 - (it - 1)->base < (it - 1)->size ? &*(it - 1) : nullptr;
+      }
+    }
+    if (in.space == model::Space::Global && b) {
       bool inside = true;
       for (unsigned l = 0; l < 32; ++l)
         if (m >> l & 1) inside &= addr[l] - b->base < b->size && addr[l] - b->base + n <= b->size;
       if (inside) {
+        x.lastBuf = b;
         for (unsigned l = 0; l < 32; ++l)
           if (m >> l & 1) ptr[l] = b->data + (addr[l] - b->base), e.addr[l] = ByteAddress{addr[l]};
         return true;
