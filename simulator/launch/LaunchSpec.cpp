@@ -6,6 +6,7 @@
 #include "launch/Check.h"
 #include "launch/JsonText.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -179,7 +180,8 @@ Expected<ArgSpec> parseArg(const json &a, const std::string &specDir, const std:
   if (isFloat(type)) {
     if (!v.is_number()) return bad(vpath, "expected a number, got " + shortDump(v));
     arg.floatValue = v.get<double>();
-    arg.intValue = static_cast<std::int64_t>(arg.floatValue);
+    // Only where the conversion is defined (-1.5e21 for an f64 was UB: fuzz_launch_spec UBSan).
+    if (std::fabs(arg.floatValue) < 0x1p63) arg.intValue = static_cast<std::int64_t>(arg.floatValue);
     return arg;
   }
   if (!v.is_number_integer()) return bad(vpath, "expected an integer for type " + typeName + ", got " + shortDump(v));
