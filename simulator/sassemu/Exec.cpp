@@ -99,6 +99,12 @@ void Exec::outOfBounds(const Instr &in, unsigned lane, model::Space space, std::
   fail(std::move(msg));
 }
 
+const Buffer *Program::bufferAt(std::uint64_t a) const {
+  auto it = std::upper_bound(buffers.begin(), buffers.end(), a,
+                             [](std::uint64_t v, const Buffer &buf) { return v < buf.base; });
+  return it != buffers.begin() && a - (it - 1)->base < (it - 1)->size ? &*(it - 1) : nullptr;
+}
+
 std::uint8_t *Exec::resolve(const Instr &in, unsigned l, std::uint64_t a, unsigned n, model::Space &space,
                             std::uint64_t &ev) {
   using model::Space;
@@ -138,11 +144,9 @@ std::uint8_t *Exec::resolve(const Instr &in, unsigned l, std::uint64_t a, unsign
     ev = a;
     const Buffer *b = lastBuf;
     if (b && a - b->base < b->size && a - b->base + n <= b->size) return b->data + (a - b->base);
-    const auto &bs = prog->buffers;
-    auto it = std::upper_bound(bs.begin(), bs.end(), a, [](std::uint64_t v, const Buffer &buf) { return v < buf.base; });
-    if (it != bs.begin()) {
-      --it;
-      if (a - it->base < it->size && a - it->base + n <= it->size) { lastBuf = &*it; return it->data + (a - it->base); }
+    if (const Buffer *f = prog->bufferAt(a); f && a - f->base + n <= f->size) {
+      lastBuf = f;
+      return f->data + (a - f->base);
     }
     outOfBounds(in, l, Space::Global, a, n, nullptr);
     return nullptr;

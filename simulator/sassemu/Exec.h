@@ -51,6 +51,8 @@ struct Program {
   std::string path;                         ///< listing / cubin path for messages
   std::string kernel;
   std::string where(const Instr &in) const; ///< "pc 0x01a0 `LDS R0, [R0] ;`, source x.cu:12"
+  /// The buffer whose bytes include address `a`, or nullptr.
+  const Buffer *bufferAt(std::uint64_t a) const;
 };
 
 enum class GroupState : std::uint8_t { Run, BsyncWait, WarpsyncWait, BlockBarrier };

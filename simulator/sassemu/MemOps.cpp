@@ -46,11 +46,7 @@ bool begin(Exec &x, const Instr &in, const Operand &mem, U32 m, std::uint8_t **p
     const Buffer *b = x.lastBuf;
     if (in.space == model::Space::Global) { // the buffer of the first active lane, if not the last one
       const U64 a0 = addr[std::countr_zero(m | (1u << 31))];
-      if (!b || a0 - b->base >= b->size) {
-        const auto &bs = x.prog->buffers;
-        auto it = std::upper_bound(bs.begin(), bs.end(), a0, [](U64 v, const Buffer &buf) { return v < buf.base; });
-        b = it != bs.begin() && a0 - (it - 1)->base < (it - 1)->size ? &*(it - 1) : nullptr;
-      }
+      if (!b || a0 - b->base >= b->size) b = x.prog->bufferAt(a0);
     }
     if (in.space == model::Space::Global && b) {
       bool inside = true;

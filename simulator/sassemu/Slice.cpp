@@ -18,6 +18,8 @@
 ///   is an address in one place and an FFMA accumulator in another keeps both: correct, slower.
 #include "sassemu/Slice.h"
 
+#include "sassemu/Exec.h"
+
 #include <algorithm>
 #include <bitset>
 #include <string_view>
@@ -136,7 +138,7 @@ Effects effectsOf(const Instr &ins, Role role) {
   // WIDE multiply-adds, whose two factors are 32-bit: IMAD.WIDE R2, R10, 0x4, R12 reads R10
   // and R12:R13, not R11.
   const bool wide = (ins.base == "IMAD" || ins.base == "UIMAD") &&
-                    std::find(ins.mods.begin(), ins.mods.end(), "WIDE") != ins.mods.end();
+                    hasMod(ins, "WIDE");
   auto width = [&](std::size_t k) -> unsigned { return wide ? (k == 1 || k == 2 ? 1 : 2) : n; };
   for (std::size_t k = 0; k < ins.ops.size(); ++k) regsOf(ins.ops[k], width(k), add(e.uses));
   if (role != Role::Skippable) return e;
@@ -159,7 +161,7 @@ Effects effectsOf(const Instr &ins, Role role) {
     // Pairs only where the opcode surely writes two registers; otherwise the first one.
     bool pair = (d.kind == OpKind::Reg || d.kind == OpKind::UReg) &&
                 (wide || ins.base == "DADD" || ins.base == "DMUL" || ins.base == "DFMA" ||
-                 ((ins.base == "LDC" || ins.base == "ULDC") && std::find(ins.mods.begin(), ins.mods.end(), "64") != ins.mods.end()) ||
+                 ((ins.base == "LDC" || ins.base == "ULDC") && hasMod(ins, "64")) ||
                  (ins.base == "CS2R" && ins.mods.empty()));
     if (d.kind == OpKind::Reg || d.kind == OpKind::UReg || d.kind == OpKind::Pred || d.kind == OpKind::UPred) {
       regsOf(d, pair ? 2 : 1, add(e.kill));
