@@ -81,3 +81,35 @@ extern "C" __global__ void tile_gather(const float *in, float *out, unsigned n) 
   unsigned tile = i & ~1023u, j = i & 1023u;
   out[i] = in[tile + ((j & 31u) << 5) + (j >> 5)];
 }
+
+// Inclusive scan of each 512-element tile (Hillis-Steele, double-buffered in shared memory): one
+// element per thread, a global load, 9 barrier-separated shared rounds, a global store.
+extern "C" __global__ void scan_block(const float *in, float *out, unsigned n) {
+  __shared__ float buf[2][512];
+  const unsigned t = threadIdx.x, i = blockIdx.x * 512 + t;
+  unsigned cur = 0;
+  buf[0][t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned d = 1; d < 512; d <<= 1) {
+    float v = buf[cur][t];
+    if (t >= d) v += buf[cur][t - d];
+    buf[cur ^ 1][t] = v;
+    cur ^= 1;
+    __syncthreads();
+  }
+  if (i < n) out[i] = buf[cur][t];
+}
+
+// 1-D stencil of radius 4 through a shared tile with halo (256 threads, one output each): a
+// global load (plus the halo by 8 threads), a barrier, 9 shared reads, a global store.
+extern "C" __global__ void stencil1d_shared(const float *in, float *out, unsigned n) {
+  __shared__ float s[256 + 8];
+  const unsigned t = threadIdx.x, i = blockIdx.x * 256 + t;
+  s[t + 4] = i < n ? in[i] : 0.0f;
+  if (t < 4) s[t] = i >= 4 ? in[i - 4] : 0.0f;
+  if (t >= 252) s[t + 8] = i + 4 < n ? in[i + 4] : 0.0f;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int k = 0; k < 9; ++k) acc += 0.1f * s[t + k];
+  if (i < n) out[i] = acc;
+}

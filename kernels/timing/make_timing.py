@@ -126,6 +126,21 @@ def timing_suite():
                           [{"buffer": "out", "type": "u32", "count": 264 * 1024, "init": "zero"},
                            {"value": iters, "type": "u32"}, {"value": 0x9E3779B9, "type": "u32"}],
                           f"8 x {iters} xor/shift chains per thread"))
+    # Barrier-phased rounds: one coalesced float load per thread, a barrier, a shared phase, a
+    # store; 2, 8 or 16 resident blocks per SM (1024, 256, 128 threads), conflict-free or 32-way.
+    for n, block, rounds, stride, reps in [(1 << 22, 1024, 1, 1, 1), (1 << 22, 256, 1, 1, 1),
+                                           (1 << 22, 128, 1, 1, 1), (1 << 22, 1024, 1, 32, 1),
+                                           (1 << 22, 256, 1, 32, 1), (1 << 22, 1024, 1, 1, 8),
+                                           (1 << 22, 1024, 16, 1, 1), (1 << 22, 256, 16, 1, 1),
+                                           (1 << 20, 1024, 1, 1, 1), (1 << 24, 256, 1, 1, 1)]:
+        grid = n // (block * rounds)
+        out.append(launch(f"bar_phase_{n >> 20}m_b{block}_r{rounds}_s{stride}_x{reps}", "barrier", "bar_phase",
+                          grid, block,
+                          [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                           {"value": rounds, "type": "u32"}, {"value": stride, "type": "u32"},
+                           {"value": reps, "type": "u32"}],
+                          f"{rounds} x (load, barrier, {reps} shared reads stride {stride}, store) per block of {block}"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,
@@ -178,6 +193,16 @@ def heldout_suite():
                       [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
                        {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
                        {"value": n, "type": "u32"}], "strided gather inside 4 KiB tiles", H))
+    n = 1 << 24
+    out.append(launch("heldout_scan_block_16M", "shared", "scan_block", n // 512, 512,
+                      [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                       {"value": n, "type": "u32"}], "inclusive scan of 512-element tiles", H))
+    for n in [1 << 24, 1 << 20]:
+        out.append(launch(f"heldout_stencil1d_shared_{n >> 20}M", "memory", "stencil1d_shared", n // 256, 256,
+                          [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                           {"value": n, "type": "u32"}], "1-D stencil, radius 4, shared tile", H))
     return out
 
 

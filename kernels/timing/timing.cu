@@ -159,3 +159,23 @@ extern "C" __global__ void l1_lines(const float *in, float *out, unsigned lines,
   float acc = a0 + a1 + a2 + a3;
   if (acc == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// Barrier-phased rounds (tile transposes' structure): per round, every thread loads one float
+// (coalesced, DRAM), writes it to shared memory, the block waits at a barrier, then reads `reps`
+// shared values `stride` floats apart per lane (stride 1: conflict-free; 32: conflicted) and stores
+// one float. `rounds` consecutive tiles per block. blockDim.x is a power of two (<= 1024).
+extern "C" __global__ void bar_phase(const float *in, float *out, unsigned rounds, unsigned stride,
+                                     unsigned reps) {
+  __shared__ float s[1024];
+  const unsigned t = threadIdx.x, mask = blockDim.x - 1;
+  for (unsigned r = 0; r < rounds; ++r) {
+    const unsigned long long base = ((unsigned long long)blockIdx.x * rounds + r) * blockDim.x;
+    float v = in[base + t];
+    s[t] = v;
+    __syncthreads();
+    float acc = v;
+    for (unsigned k = 0; k < reps; ++k) acc += s[(t * stride + k) & mask];
+    __syncthreads();
+    out[base + t] = acc;
+  }
+}

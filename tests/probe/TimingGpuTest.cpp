@@ -1,7 +1,7 @@
 /// \file
 /// GPU test (label gpu, needs ncu on PATH): the probe's gpu__time_duration.sum (Range Profiler,
 /// auto range around the kernel, median of 5 launches, L2 flushed clean before each) equals
-/// Nsight Compute's for the same launches within 5% or 1 us. Clocks: not locked on either side
+/// Nsight Compute's (median of 3 ncu runs) for the same launches within 5% or 1 us. Clocks: not locked on either side
 /// (ncu --clock-control none), caches flushed on both (ncu --cache-control all).
 #include "cupti_probe/Probe.h"
 #include "launch/LaunchSpec.h"
@@ -105,9 +105,17 @@ void checkAgainstNcu(const std::string &suiteRel, const std::vector<std::string>
       regex += (regex.empty() ? "" : "|") + s.kernel;
     }
   ASSERT_EQ(chosen.size(), names.size());
+  // ncu profiles one launch per kernel and run; a single sample varies by a few percent from
+  // run to run (H100, 2026-11-23: matvec_warp_per_row_4096 read 25984 ns in one run and 27168 ns
+  // in the next, the probe's median 27392 ns). The probe takes the median of 5 launches, so ncu
+  // gets the median of kNcuRuns runs.
+  constexpr int kNcuRuns = 3;
   std::string log;
-  auto ncu = ncuDurations(suite, names, regex, log);
-  ASSERT_EQ(ncu.size(), chosen.size()) << log;
+  std::vector<std::vector<std::pair<std::string, double>>> runs;
+  for (int k = 0; k < kNcuRuns; ++k) {
+    runs.push_back(ncuDurations(suite, names, regex, log));
+    ASSERT_EQ(runs.back().size(), chosen.size()) << log;
+  }
 
   ProbeOptions opt;
   opt.rangeProfiler = false;
@@ -120,14 +128,21 @@ void checkAgainstNcu(const std::string &suiteRel, const std::vector<std::string>
     const auto &r = results.value()[i];
     auto m = r.metrics.find("gpu__time_duration.sum");
     ASSERT_NE(m, r.metrics.end()) << r.name;
-    double ncuNs = -1;
-    for (const auto &[k, v] : ncu)
-      if (k.find(chosen[i].kernel) != std::string::npos) ncuNs = v;
-    ASSERT_GT(ncuNs, 0) << r.name << " not in the ncu output\n" << log;
+    std::vector<double> samples;
+    for (const auto &ncu : runs)
+      for (const auto &[k, v] : ncu)
+        if (k.find(chosen[i].kernel) != std::string::npos) {
+          samples.push_back(v);
+          break;
+        }
+    ASSERT_EQ(samples.size(), runs.size()) << r.name << " not in every ncu output\n" << log;
+    std::sort(samples.begin(), samples.end());
+    const double ncuNs = samples[samples.size() / 2];
     double probeNs = m->second;
     double slack = std::max(0.05 * ncuNs, 1000.0);
-    std::printf("timing %-32s probe %10.0f ns  ncu %10.0f ns  diff %+6.2f%%\n", r.name.c_str(),
-                probeNs, ncuNs, 100.0 * (probeNs - ncuNs) / ncuNs);
+    std::printf("timing %-32s probe %10.0f ns  ncu %10.0f ns (median of", r.name.c_str(), probeNs, ncuNs);
+    for (double v : samples) std::printf(" %.0f", v);
+    std::printf(")  diff %+6.2f%%\n", 100.0 * (probeNs - ncuNs) / ncuNs);
     EXPECT_NEAR(probeNs, ncuNs, slack) << r.name;
   }
 }
