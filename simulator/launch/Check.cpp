@@ -73,7 +73,17 @@ struct View {
       double v = e == 0 ? std::ldexp(double(f), -24) : e == 31 ? (f ? NAN : INFINITY) : std::ldexp(double(f | 0x400), e - 25);
       return (h & 0x8000) ? -v : v;
     }
-    default: { std::int64_t v = 0; std::memcpy(&v, at(i), size); return static_cast<double>(v); }
+    default: { // integers: signed types sign-extended from their width (i8 -3 is -3, not 253)
+      std::uint64_t v = 0;
+      std::memcpy(&v, at(i), size);
+      bool sgn = buf->type == ScalarType::I8 || buf->type == ScalarType::I16 || buf->type == ScalarType::I32 ||
+                 buf->type == ScalarType::I64;
+      if (sgn && size < 8) {
+        unsigned shift = 64 - 8 * size;
+        return static_cast<double>(static_cast<std::int64_t>(v << shift) >> shift);
+      }
+      return sgn ? static_cast<double>(static_cast<std::int64_t>(v)) : static_cast<double>(v);
+    }
     }
   }
   bool sameBits(std::uint64_t i, const void *p) const { return std::memcmp(at(i), p, size) == 0; }

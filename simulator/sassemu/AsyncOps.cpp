@@ -225,55 +225,90 @@ void hTryWait(Exec &x, const Instr &in, U32 m) {
   ++x.g->pc;
 }
 
-/// LDGSTS[.E][.BYPASS][.LTC128B][.64|.128] [shared], [global]: cp.async of 4, 8 or 16 bytes.
+/// LDGSTS[.E][.BYPASS][.LTC128B][.64|.128][.ZFILL] [shared], [global][, [!]Pv]: cp.async of 4, 8 or
+/// 16 bytes. Pv (the ignore-src operand, inverted: ptxas passes "source valid"): lanes where it is
+/// false read nothing and write zeros. .ZFILL (cp.async with src-size < cp-size): ptxas adds the
+/// number of bytes to zero-fill, cp-size - src-size, to the (aligned) source address, so its low
+/// bits say how many of the destination's last bytes are zeros; the rest is copied from the
+/// aligned address. Counts: the global read has the reading lanes only (sectors of the aligned
+/// address; no lane reads: an execution with no sectors); the shared write has every lane.
 void hLdgsts(Exec &x, const Instr &in, U32 m) {
   U64 dst[32], src[32];
   addressOf(x, in.ops[0], dst);
   addressOf(x, in.ops[1], src);
+  const U32 valid = in.ops.size() == 3 ? m & x.predMask(in.ops[2]) : m;
+  const bool zfill = in.flags & 1;
   std::uint8_t *from[32] = {}, *to[32] = {};
+  unsigned bytes[32] = {};
   model::AccessEvent &e = x.event;
   e.site = in.site;
   e.op = model::Op::Load;
   e.space = model::Space::Global;
   e.widthBytes = in.width;
-  e.active = LaneMask{m};
+  e.active = LaneMask{valid};
   e.block = x.blockLinear;
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
   e.minWavefronts = 0;
-  U64 lines[32];
-  unsigned nLines = 0;
   for (unsigned l = 0; l < 32; ++l) {
-    if (!(m >> l & 1)) continue;
+    if (!(valid >> l & 1)) continue;
+    U64 a = src[l];
+    bytes[l] = in.width;
+    if (zfill) {
+      unsigned z = unsigned(a & (in.width - 1u));
+      a -= z, bytes[l] = in.width - z;
+    }
     model::Space sp = model::Space::Global;
     U64 ev = 0;
-    from[l] = x.resolve(in, l, src[l], in.width, sp, ev);
-    if (!from[l]) return;
+    if (bytes[l]) {
+      from[l] = x.resolve(in, l, a, bytes[l], sp, ev);
+      if (!from[l]) return;
+    } else {
+      ev = a;
+    }
     e.addr[l] = ByteAddress{ev};
-    U64 line = ev >> 7;
-    bool seen = false;
-    for (unsigned k = 0; k < nLines && !seen; ++k) seen = lines[k] == line;
-    if (!seen) lines[nLines++] = line;
   }
   if (x.listener) x.listener->onAccess(e);
   e.space = model::Space::Shared;
   e.op = model::Op::Store;
+  e.active = LaneMask{m};
   e.companion = true;
-  e.minWavefronts = static_cast<std::uint8_t>(nLines); // one shared write per global line
+  // The shared write (measured, H100): at least one wavefront per 128-byte shared line written,
+  // plus one per further distinct rotation (shared - global address, the source as the
+  // instruction gives it, modulo 128) among the lanes that read; never fewer than the bank
+  // wavefronts. Lanes moving one contiguous piece share a rotation (32 x 4 bytes across two
+  // global lines: 1; cpasync_sgemm's two 64-byte row pieces into one 128-byte shared row: 2).
+  U64 rot[32], sline[32];
+  unsigned nRot = 0, nLines = 0;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
     model::Space sp = model::Space::Shared;
     U64 ev = 0;
     to[l] = x.resolve(in, l, dst[l], in.width, sp, ev);
-    if (!to[l]) { e.companion = false, e.minWavefronts = 0; return; }
+    if (!to[l]) { e.companion = false; return; }
     e.addr[l] = ByteAddress{ev};
+    bool seen = false;
+    for (unsigned k = 0; k < nLines && !seen; ++k) seen = sline[k] == ev >> 7;
+    if (!seen) sline[nLines++] = ev >> 7;
+    if (!(valid >> l & 1)) continue;
+    U64 r = (dst[l] - src[l]) & 127;
+    seen = false;
+    for (unsigned k = 0; k < nRot && !seen; ++k) seen = rot[k] == r;
+    if (!seen) rot[nRot++] = r;
   }
+  e.minWavefronts = static_cast<std::uint8_t>(nLines + (nRot ? nRot - 1 : 0));
   if (x.listener) x.listener->onAccess(e);
-  e.companion = false;
+  // .ZFILL writes the destination twice as wide in wavefronts, ideal included (zfill_sum16_1001:
+  // 8 per warp of 32 contiguous 16-byte chunks, ideal 8, where the plain .128 form takes 4).
   e.minWavefronts = 0;
-  for (unsigned l = 0; l < 32; ++l)
-    if (m >> l & 1) std::memcpy(to[l], from[l], in.width);
+  if (zfill && x.listener) x.listener->onAccess(e);
+  e.companion = false;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(m >> l & 1)) continue;
+    if (bytes[l]) std::memcpy(to[l], from[l], bytes[l]);
+    std::memset(to[l] + bytes[l], 0, in.width - bytes[l]);
+  }
 }
 
 
@@ -450,10 +485,11 @@ std::string selectAsync(Instr &in) {
     in.emit = true;
   }
   if (b == "LDGSTS") {
-    if (in.ops.size() != 2 || in.ops[0].kind != OpKind::Mem || in.ops[1].kind != OpKind::Mem)
-      return "LDGSTS form with " + std::to_string(in.ops.size()) + " operands (zero-fill / ignore-src) is not supported";
-    if (hasMod(in, "ZFILL")) return "LDGSTS.ZFILL is not supported";
+    if (in.ops.size() < 2 || in.ops.size() > 3 || in.ops[0].kind != OpKind::Mem || in.ops[1].kind != OpKind::Mem ||
+        (in.ops.size() == 3 && in.ops[2].kind != OpKind::Pred))
+      return "LDGSTS form with " + std::to_string(in.ops.size()) + " operands is not supported";
     in.width = hasMod(in, "128") ? 16 : hasMod(in, "64") ? 8 : 4;
+    in.flags = hasMod(in, "ZFILL") ? 1u : 0u;
     in.space = model::Space::Global;
     in.memOp = model::Op::Load;
     in.emit = true;

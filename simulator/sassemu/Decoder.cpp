@@ -1,6 +1,6 @@
 /// \file
 /// Operand syntax of nvdisasm 13 for sm_90 (see Decoder.h): registers R/UR/P/UP with
-/// `-`, `!`, `~`, `|x|` and `.64/.H0/.H1/.B0-3/.reuse/.X4` suffixes; integer (hex) and floating
+/// `-`, `!`, `~`, `|x|` and `.64/.H0/.H1/.B0-3/.reuse/.X4/.ROW/.COL` suffixes; integer (hex) and floating
 /// (decimal, INF, QNAN) immediates; c[bank][index+off]; [R.64+UR+off] with desc[UR]; SR_*; B<n>;
 /// `(label) targets.
 #include "sassemu/Decoder.h"
@@ -112,6 +112,7 @@ public:
       std::string m = suffix.substr(1, next == std::string::npos ? std::string::npos : next - 1);
       suffix = next == std::string::npos ? std::string() : suffix.substr(next);
       if (m == "reuse") continue;
+      if (m == "ROW" || m == "COL") continue; // IMMA Ra.ROW, Rb.COL: the only layout mma.sync has for 8-bit inputs
       if (m == "64") o.wide = true;
       else if (m == "H0") o.sel = 1;
       else if (m == "H1") o.sel = 2;

@@ -57,6 +57,7 @@ Selector selectorFor(const std::string &base) {
       // tensor cores and packed half conversions
       {"HMMA", selectTensor}, {"LDSM", selectTensor}, {"MOVM", selectTensor}, {"F2FP", selectTensor},
       {"HGMMA", selectTensor}, {"WARPGROUP", selectTensor},
+      {"IMMA", selectTensor}, {"STSM", selectTensor},
       // device-side diagnostics
       {"LEPC", selectDiag},
   };

@@ -10,6 +10,8 @@
 ///    row addresses of matrix i (16 bytes each); lane l receives row l/4, elements 2(l%4) and
 ///    2(l%4)+1 (transposed: column l/4). One shared-load event: the row-giving lanes with their
 ///    16-byte rows.
+///  - HMMA.1684.F32.TF32 / HMMA.1688.F32.TF32 (tf32 inputs, see hHmmaTf32), IMMA.16816 /
+///    IMMA.16832 (8-bit integer inputs, s32 accumulate, see hImma), STSM (stmatrix, see hStsm).
 ///  - MOVM.16.MT88 (movmatrix.trans): the warp's 8x8 b16 matrix transposed.
 ///  - HGMMA.64xNx16.F32 (wgmma.mma_async, A and B from shared-memory descriptors) and
 ///    WARPGROUP.ARRIVE / WARPGROUP.DEPBAR (wgmma.fence / wait_group): see hHgmma.
@@ -17,7 +19,9 @@
 ///    Rb to the low half, round to nearest even.
 #include "sassemu/Exec.h"
 
+#include <algorithm>
 #include <bit>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -66,7 +70,59 @@ std::uint16_t floatToBf16(float v) {
   return static_cast<std::uint16_t>(r >> 16);
 }
 
-enum HFlags : U32 { kBf16 = 1, kF16Acc = 2, kK8 = 4 };
+enum HFlags : U32 { kBf16 = 1, kF16Acc = 2, kK8 = 4, kTf32 = 8, kK4 = 16 };
+
+/// A tf32 operand as the tensor core reads an f32 register: sign, exponent and the upper 10
+/// mantissa bits; the low 13 bits are ignored (truncation, not rounding: cvt.rna.tf32.f32 is
+/// the program's job). Measured: see hHmmaTf32.
+double tf32Of(U32 w) { return double(std::bit_cast<float>(w & 0xffffe000u)); }
+
+/// floor(log2 |v|) of a finite nonzero double.
+int expOf(double v) {
+  int e = 0;
+  (void)std::frexp(v, &e);
+  return e - 1;
+}
+
+/// The tensor core's tf32 dot product step, D = C + sum_k a[k] b[k][j] (k < K), as measured on
+/// the H100: every product is exact; the terms are aligned to the largest exponent among C's and
+/// the products' (a product's exponent is the sum of its factors' exponents, before
+/// normalisation), each truncated toward zero to 2^(emax - 25) (25 bits below the leading one);
+/// the exact sum of the truncated terms is rounded toward zero to f32. Non-finite inputs fall
+/// back to a plain double sum (inf / NaN propagate).
+float tf32Sum(const double *a, const double (*b)[8], unsigned j, unsigned K, double c) {
+  double prod[8];
+  int pexp[8];
+  bool finite = std::isfinite(c);
+  int emax = INT_MIN;
+  for (unsigned k = 0; k < K; ++k) {
+    prod[k] = a[k] * b[k][j]; // exact: 11-bit x 11-bit significands
+    finite = finite && std::isfinite(a[k]) && std::isfinite(b[k][j]);
+    pexp[k] = prod[k] != 0 && finite ? expOf(a[k]) + expOf(b[k][j]) : INT_MIN;
+    emax = std::max(emax, pexp[k]);
+  }
+  if (!finite) {
+    double s = c;
+    for (unsigned k = 0; k < K; ++k) s += prod[k];
+    return static_cast<float>(s);
+  }
+  if (c != 0) emax = std::max(emax, expOf(c));
+  if (emax == INT_MIN) return static_cast<float>(c); // all terms zero
+  const int u = emax - 25;
+  // Terms in units of 2^u, truncated toward zero: |term| < 2^(emax + 2), so < 2^27 units each.
+  std::int64_t sum = 0;
+  auto add = [&](double t) {
+    if (t == 0) return;
+    double q = std::trunc(std::ldexp(t, -u)); // exact: t has at most 24 significant bits
+    sum += static_cast<std::int64_t>(q);
+  };
+  add(c);
+  for (unsigned k = 0; k < K; ++k) add(prod[k]);
+  double d = std::ldexp(static_cast<double>(sum), u); // exact (|sum| < 2^31)
+  float f = static_cast<float>(d);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f); // toward zero
+  return f;
+}
 
 /// HMMA.{16816,1688}.{F32,F16}[.BF16] Rd, Ra, Rb, Rc
 void hHmma(Exec &x, const Instr &in, U32 m) {
@@ -125,6 +181,82 @@ void hHmma(Exec &x, const Instr &in, U32 m) {
   }
   if (D.index == kRZ) return;
   for (unsigned r = 0; r < (f16acc ? 2u : 4u); ++r)
+    for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + r) & 255][l] = out[r][l];
+}
+
+/// HMMA.{1684,1688}.F32.TF32 Rd, Ra, Rb, Rc (mma.sync m16n8k4 / m16n8k8 .tf32, f32 accumulate):
+/// 32-bit elements, PTX ISA fragment layouts (g = lane / 4, t = lane % 4): A register r holds row
+/// g + 8 (r % 2), column t + 4 (r / 2) (2 registers for k4, 4 for k8); B register r row t + 4r,
+/// column g; C/D as the f16 forms. Arithmetic (tf32Sum), bit-exact against the H100's results
+/// of kernels/modern/modern2.json (1536 of 1536 outputs of 4 chained HMMA.1688 on raw f32 inputs
+/// and 16 chained HMMA.1684 on cvt.rna-rounded ones; validation/h100/modern2_outputs).
+void hHmmaTf32(Exec &x, const Instr &in, U32 m) {
+  (void)m;
+  const unsigned K = in.flags & kK4 ? 4 : 8;
+  auto R = [&](const Operand &o, unsigned k, unsigned lane) -> U32 {
+    return o.index == kRZ ? 0u : x.w->r[(o.index + k) & 255][lane];
+  };
+  const Operand &D = in.ops[0], &A = in.ops[1], &B = in.ops[2], &C = in.ops[3];
+  double a[16][8], b[8][8], c[16][8];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    for (unsigned r = 0; r < K / 2; ++r) a[g + (r % 2) * 8][t + (r / 2) * 4] = tf32Of(R(A, r, l));
+    for (unsigned r = 0; r < K / 4; ++r) b[t + 4 * r][g] = tf32Of(R(B, r, l));
+    for (unsigned r = 0; r < 4; ++r)
+      c[g + (r >> 1) * 8][2 * t + (r & 1)] = C.index == kRZ ? 0.0 : double(std::bit_cast<float>(R(C, r, l)));
+  }
+  if (D.index == kRZ) return;
+  U32 out[4][32];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned i = g + (r >> 1) * 8, j = 2 * t + (r & 1);
+      out[r][l] = std::bit_cast<U32>(tf32Sum(a[i], b, j, K, c[i][j]));
+    }
+  }
+  for (unsigned r = 0; r < 4; ++r)
+    for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + r) & 255][l] = out[r][l];
+}
+
+/// IMMA.{16816,16832}.{S8,U8}.{S8,U8}[.SAT] Rd, Ra.ROW, Rb.COL, Rc (mma.sync m16n8k16 / m16n8k32
+/// with 8-bit integer inputs, s32 accumulate): A register r holds row g + 8 (r % 2), columns
+/// 4t..4t+3 (+16 for r >= 2), byte j = column 4t + j; B register r rows 4t..4t+3 (+16 r), column
+/// g; C/D as HMMA's f32 layout, s32. The sum wraps modulo 2^32 (.SAT clamps to the s32 range).
+void hImma(Exec &x, const Instr &in, U32 m) {
+  (void)m;
+  const unsigned K = in.sub;
+  const bool aSigned = in.flags & 1, bSigned = in.flags & 2, sat = in.flags & 4;
+  auto R = [&](const Operand &o, unsigned k, unsigned lane) -> U32 {
+    return o.index == kRZ ? 0u : x.w->r[(o.index + k) & 255][lane];
+  };
+  auto byteOf = [](U32 w, unsigned j, bool sgn) -> std::int64_t {
+    U32 v = (w >> (8 * j)) & 0xff;
+    return sgn ? std::int64_t(std::int8_t(v)) : std::int64_t(v);
+  };
+  const Operand &D = in.ops[0], &A = in.ops[1], &B = in.ops[2], &C = in.ops[3];
+  std::int64_t a[16][32], b[32][8], c[16][8];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    for (unsigned r = 0; r < K / 8; ++r)
+      for (unsigned j = 0; j < 4; ++j) a[g + (r % 2) * 8][4 * t + j + (r / 2) * 16] = byteOf(R(A, r, l), j, aSigned);
+    for (unsigned r = 0; r < K / 16; ++r)
+      for (unsigned j = 0; j < 4; ++j) b[4 * t + j + 16 * r][g] = byteOf(R(B, r, l), j, bSigned);
+    for (unsigned r = 0; r < 4; ++r)
+      c[g + (r >> 1) * 8][2 * t + (r & 1)] = std::int64_t(std::int32_t(R(C, r, l)));
+  }
+  if (D.index == kRZ) return;
+  U32 out[4][32];
+  for (unsigned l = 0; l < 32; ++l) {
+    unsigned g = l / 4, t = l % 4;
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned i = g + (r >> 1) * 8, j = 2 * t + (r & 1);
+      std::int64_t s = c[i][j];
+      for (unsigned k = 0; k < K; ++k) s += a[i][k] * b[k][j];
+      if (sat) s = std::clamp<std::int64_t>(s, INT32_MIN, INT32_MAX);
+      out[r][l] = U32(s);
+    }
+  }
+  for (unsigned r = 0; r < 4; ++r)
     for (unsigned l = 0; l < 32; ++l) x.w->r[(D.index + r) & 255][l] = out[r][l];
 }
 
@@ -245,6 +377,50 @@ void hLdsm(Exec &x, const Instr &in, U32 m) {
   }
 }
 
+/// STSM.16.{M88,MT88}[.1|.2|.4] [addr], Rs (stmatrix, .trans): the inverse of LDSM: lanes
+/// 8i..8i+7 give the row addresses of matrix i; register Rs+i of lane l holds row l/4, elements
+/// 2(l%4), 2(l%4)+1 of matrix i (transposed: column l/4, rows 2(l%4), 2(l%4)+1). One shared-store
+/// event: the row-giving lanes, 16 bytes each.
+void hStsm(Exec &x, const Instr &in, U32 m) {
+  const unsigned n = in.sub;
+  const bool trans = in.flags & 1;
+  U64 addr[32];
+  addressOf(x, in.ops[0], addr);
+  model::AccessEvent &e = x.event;
+  e.site = in.site;
+  e.space = model::Space::Shared;
+  e.op = model::Op::Store;
+  e.widthBytes = 16;
+  U32 rowLanes = (n == 4 ? ~0u : (1u << (8 * n)) - 1) & m;
+  e.active = LaneMask{rowLanes};
+  e.block = x.blockLinear;
+  e.warp = x.w->index;
+  e.skipped = false;
+  e.companion = false;
+  std::uint8_t *row[32] = {};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(rowLanes >> l & 1)) continue;
+    model::Space sp = model::Space::Shared;
+    U64 ev = 0;
+    row[l] = x.resolve(in, l, addr[l], 16, sp, ev);
+    if (!row[l]) return;
+    e.addr[l] = ByteAddress{ev};
+  }
+  if (x.listener) x.listener->onAccess(e);
+  if (m != ~0u) { x.fail("stmatrix with inactive lanes (their registers hold matrix elements), " + x.prog->where(in)); return; }
+  const Operand &s = in.ops[1];
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned r = 0; r < 8; ++r) {
+      std::uint8_t *dst = row[8 * i + r];
+      for (unsigned c = 0; c < 8; ++c) {
+        unsigned lane = trans ? c * 4 + r / 2 : r * 4 + c / 2, half = trans ? r % 2 : c % 2;
+        U32 w = s.index == kRZ ? 0u : x.w->r[(s.index + i) & 255][lane];
+        std::uint16_t h = static_cast<std::uint16_t>(half ? w >> 16 : w & 0xffff);
+        std::memcpy(dst + 2 * c, &h, 2);
+      }
+    }
+}
+
 /// MOVM.16.MT88 Rd, Ra
 void hMovm(Exec &x, const Instr &in, U32 m) {
   U32 v[32];
@@ -306,13 +482,51 @@ std::string selectTensor(Instr &in) {
   if (b == "HMMA") {
     if (in.ops.size() != 4) return "HMMA with " + std::to_string(in.ops.size()) + " operands";
     bool k16 = hasMod(in, "16816"), k8 = hasMod(in, "1688");
-    if (!k16 && !k8) return "HMMA shape '" + in.opcode + "' is not supported (16816 and 1688 are)";
-    if (hasMod(in, "TF32")) return "HMMA.TF32 (tf32 inputs) is not supported";
+    if (!k16 && !k8 && !hasMod(in, "TF32")) return "HMMA shape '" + in.opcode + "' is not supported (16816 and 1688 are)";
+    if (hasMod(in, "TF32")) {
+      bool k4 = hasMod(in, "1684");
+      if ((!k4 && !hasMod(in, "1688")) || !hasMod(in, "F32") || in.mods.size() != 3)
+        return "HMMA tf32 form '" + in.opcode + "' is not supported (1684 and 1688 with F32 are)";
+      in.flags = kTf32 | (k4 ? U32(kK4) : 0u);
+      in.fn = hHmmaTf32;
+      return {};
+    }
     for (const std::string &mod : in.mods)
       if (mod != "16816" && mod != "1688" && mod != "F32" && mod != "F16" && mod != "BF16")
         return "HMMA modifier '" + mod + "' is not supported";
     in.flags = (hasMod(in, "BF16") ? U32(kBf16) : 0u) | (k8 ? U32(kK8) : 0u) | (hasMod(in, "F32") ? 0u : U32(kF16Acc));
     in.fn = hHmma;
+    return {};
+  }
+  if (b == "IMMA") {
+    if (in.ops.size() != 4) return "IMMA with " + std::to_string(in.ops.size()) + " operands";
+    unsigned k = hasMod(in, "16832") ? 32 : hasMod(in, "16816") ? 16 : 0;
+    if (!k) return "IMMA shape '" + in.opcode + "' is not supported (16816 and 16832 are)";
+    std::vector<std::string> types;
+    bool sat = false;
+    for (const std::string &mod : in.mods) {
+      if (mod == "S8" || mod == "U8") types.push_back(mod);
+      else if (mod == "SAT") sat = true;
+      else if (mod != "16816" && mod != "16832") return "IMMA modifier '" + mod + "' is not supported (8-bit inputs)";
+    }
+    if (types.size() != 2) return "IMMA form '" + in.opcode + "' is not supported (two 8-bit input types)";
+    in.sub = k;
+    in.flags = (types[0] == "S8" ? 1u : 0u) | (types[1] == "S8" ? 2u : 0u) | (sat ? 4u : 0u);
+    in.fn = hImma;
+    return {};
+  }
+  if (b == "STSM") {
+    if (!hasMod(in, "16") || in.ops.size() != 2 || in.ops[0].kind != OpKind::Mem || in.ops[1].kind != OpKind::Reg)
+      return "STSM form '" + in.opcode + "'";
+    bool trans = hasMod(in, "MT88");
+    if (!trans && !hasMod(in, "M88")) return "STSM layout '" + in.opcode + "' is not supported";
+    in.sub = hasMod(in, "4") ? 4 : hasMod(in, "2") ? 2 : 1;
+    in.flags = trans ? 1 : 0;
+    in.width = static_cast<std::uint8_t>(4 * in.sub); // as LDSM (the probe's listing files both alike)
+    in.space = model::Space::Shared;
+    in.memOp = model::Op::Store;
+    in.emit = true;
+    in.fn = hStsm;
     return {};
   }
   if (b == "LDSM") {

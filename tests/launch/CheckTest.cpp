@@ -130,6 +130,20 @@ TEST(Check, SgemmBoundIsStated) {
   EXPECT_FALSE(run(s, {A, B}, {host<float>("C", ScalarType::F32, {19, 22, 43, 50.0001f})}).passed);
 }
 
+TEST(Check, SgemmOfSignedIntegersSignExtends) {
+  // int8 inputs, int32 output (an IMMA GEMM): -3 is -3, not 253; a negative result is read
+  // as negative (it read as 2^32 - 9 before).
+  LaunchSpec s;
+  s.args = {buf("C", ScalarType::I32, 4), buf("A", ScalarType::I8, 4), buf("B", ScalarType::I8, 4)};
+  s.check = json::parse(R"({"C": {"sgemm_of": ["A", "B"], "m": 2, "n": 2, "k": 2, "rel_tol": 1e-12}})");
+  auto A = host<std::int8_t>("A", ScalarType::I8, {-3, 2, 1, -128});
+  auto B = host<std::int8_t>("B", ScalarType::I8, {1, 127, -3, 4});
+  // C = [[-3-6, -381+8], [1+384, 127-512]] = [[-9, -373], [385, -385]]
+  auto r = run(s, {A, B}, {host<std::int32_t>("C", ScalarType::I32, {-9, -373, 385, -385})});
+  EXPECT_TRUE(r.passed) << r.detail;
+  EXPECT_FALSE(run(s, {A, B}, {host<std::int32_t>("C", ScalarType::I32, {-9, -373, 385, -384})}).passed);
+}
+
 TEST(Check, MatvecAgainstDoubleReference) {
   LaunchSpec s;
   s.args = {buf("y", ScalarType::F32, 2), buf("A", ScalarType::F32, 6), buf("x", ScalarType::F32, 3)};
