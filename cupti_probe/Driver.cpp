@@ -59,6 +59,7 @@ Status loadDriverApi() {
   WL_RESOLVE(cuFuncSetAttribute, true)
   WL_RESOLVE(cuLaunchKernel, true)
   WL_RESOLVE(cuTensorMapEncodeTiled, false)
+  WL_RESOLVE(cuLaunchKernelEx, false)
 #undef WL_RESOLVE
   g_api = api;
   g_loaded = true;

@@ -43,6 +43,7 @@ struct DriverApi {
   WL_DRIVER_FN(cuFuncSetAttribute, PFN_cuFuncSetAttribute_v9000)
   WL_DRIVER_FN(cuLaunchKernel, PFN_cuLaunchKernel_v4000)
   WL_DRIVER_FN(cuTensorMapEncodeTiled, PFN_cuTensorMapEncodeTiled_v12000)
+  WL_DRIVER_FN(cuLaunchKernelEx, PFN_cuLaunchKernelEx_v11060)
 #undef WL_DRIVER_FN
 };
 

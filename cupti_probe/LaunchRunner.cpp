@@ -185,11 +185,31 @@ Status LaunchRunner::upload() {
 Status LaunchRunner::launch() {
   const auto &g = spec_->grid;
   const auto &bl = spec_->block;
-  CUresult r = cu().cuLaunchKernel(kernel_.function, g[0], g[1], g[2], bl[0], bl[1], bl[2],
-                              spec_->dynamicSharedBytes, nullptr, params_.data(), nullptr);
+  CUresult r;
+  const char *fn = "cuLaunchKernel";
+  if (spec_->cluster[0]) { // the spec's "cluster": cuLaunchKernelEx with a cluster dimension
+    if (!cu().cuLaunchKernelEx)
+      return Error{spec_->name + ": the driver has no cuLaunchKernelEx (cluster dims at launch need CUDA 12 and sm_90)", 1};
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = spec_->cluster[0];
+    attr.value.clusterDim.y = spec_->cluster[1];
+    attr.value.clusterDim.z = spec_->cluster[2];
+    CUlaunchConfig cfg{};
+    cfg.gridDimX = g[0], cfg.gridDimY = g[1], cfg.gridDimZ = g[2];
+    cfg.blockDimX = bl[0], cfg.blockDimY = bl[1], cfg.blockDimZ = bl[2];
+    cfg.sharedMemBytes = spec_->dynamicSharedBytes;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    fn = "cuLaunchKernelEx";
+    r = cu().cuLaunchKernelEx(&cfg, kernel_.function, params_.data(), nullptr);
+  } else {
+    r = cu().cuLaunchKernel(kernel_.function, g[0], g[1], g[2], bl[0], bl[1], bl[2], spec_->dynamicSharedBytes,
+                            nullptr, params_.data(), nullptr);
+  }
   if (r != CUDA_SUCCESS) {
     lastError_ = r;
-    return Error{spec_->name + ": " + driverMessage("cuLaunchKernel", r), 1};
+    return Error{spec_->name + ": " + driverMessage(fn, r), 1};
   }
   r = cu().cuCtxSynchronize();
   if (r != CUDA_SUCCESS) {

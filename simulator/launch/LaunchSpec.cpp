@@ -231,13 +231,13 @@ Expected<ScalarType> parseScalarType(const std::string &name, const std::string 
 
 Expected<LaunchSpec> parseLaunch(const json &j, const std::string &specDir, const std::string &where) {
   if (!j.is_object()) return Error::at(where, "expected a launch object, got " + shortDump(j));
-  static const std::set<std::string> keys{"name", "source", "kernel", "grid", "block",
+  static const std::set<std::string> keys{"name", "source", "kernel", "grid", "block", "cluster",
                                           "dynamic_shared_bytes", "args", "check", "nvcc_flags",
                                           "description"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!keys.count(it.key()))
       return bad(keyPath(where, it.key()),
-                 "unknown key (allowed: name, source, kernel, grid, block, dynamic_shared_bytes, "
+                 "unknown key (allowed: name, source, kernel, grid, block, cluster, dynamic_shared_bytes, "
                  "args, check, nvcc_flags, description)");
   for (const char *req : {"source", "kernel", "grid", "block"})
     if (!j.contains(req)) return bad(keyPath(where, req), "missing required key");
@@ -275,6 +275,19 @@ Expected<LaunchSpec> parseLaunch(const json &j, const std::string &specDir, cons
     return bad(keyPath(where, "grid"), std::to_string(blocks) + " blocks x " +
                                            std::to_string(blockThreads) +
                                            " threads exceed 2^31 threads");
+  if (j.contains("cluster")) { // thread block clusters at launch (sm_90): portable sizes only
+    WL_TRY(cluster, parseDim3(j["cluster"], keyPath(where, "cluster")));
+    std::uint64_t size = std::uint64_t(cluster[0]) * cluster[1] * cluster[2];
+    if (size > 8)
+      return bad(keyPath(where, "cluster"), std::to_string(size) + " blocks per cluster (at most 8, the portable size)");
+    for (int d = 0; d < 3; ++d)
+      if (grid[d] % cluster[d])
+        return bad(keyPath(where, "cluster"), "grid [" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " +
+                                                  std::to_string(grid[2]) + "] is not a multiple of the cluster dims [" +
+                                                  std::to_string(cluster[0]) + ", " + std::to_string(cluster[1]) + ", " +
+                                                  std::to_string(cluster[2]) + "]");
+    s.cluster = cluster;
+  }
   if (j.contains("dynamic_shared_bytes")) {
     WL_TRY(dyn, positiveInt(j["dynamic_shared_bytes"], keyPath(where, "dynamic_shared_bytes"), true));
     if (dyn > kMaxDynamicShared)

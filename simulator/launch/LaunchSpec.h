@@ -47,6 +47,9 @@ struct LaunchSpec {
   Dim3 grid{1, 1, 1};
   Dim3 block{1, 1, 1};
   std::uint32_t dynamicSharedBytes = 0;
+  /// "cluster": thread block cluster dims given at launch (cudaLaunchKernelEx's cluster
+  /// attribute), {0, 0, 0} when absent (then the kernel's __cluster_dims__, if any, apply).
+  Dim3 cluster{0, 0, 0};
   std::vector<ArgSpec> args;
   nlohmann::json check;    ///< the "check" object, empty if none
   std::vector<std::string> nvccFlags;

@@ -107,9 +107,20 @@ void hArrive(Exec &x, const Instr &in, U32 m) {
   U32 arrivals = in.flags & 1 ? 0 : 1;
   std::int64_t txInc = (in.flags & 2) ? 1 : 0;
   U64 old[32] = {};
+  // .RED is the shared::cluster form (mbarrier.arrive...shared::cluster.b64 _, [a]; ptxas gives
+  // shared::cta arrivals without it): in a cluster launch the address's rank bits pick the
+  // block whose mbarrier receives the arrival (the remote arrive of cluster_remote_arrive_4).
+  const bool clusterAddr = (in.flags & 4) && x.cluster;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(m >> l & 1)) continue;
-    std::uint8_t *p = sharedPtr(x, in, l, addr[l], 8);
+    std::uint8_t *p = nullptr;
+    if (clusterAddr) {
+      model::Space sp = model::Space::Generic;
+      U64 ev = 0;
+      p = x.resolve(in, l, kSharedWindowHi << 32 | (addr[l] & 0xffffffffu), 8, sp, ev);
+    } else {
+      p = sharedPtr(x, in, l, addr[l], 8);
+    }
     if (!p) return;
     std::memcpy(&old[l], p, 8);
     U32 off = static_cast<U32>(addr[l]);
@@ -546,7 +557,7 @@ std::string selectAsync(Instr &in) {
       for (const std::string &mod : in.mods)
         if (mod != "ARRIVE" && mod != "TRANS64" && mod != "RED" && mod != "A1T0" && mod != "A0T1")
           return "SYNCS.ARRIVE form '" + in.opcode + "' is not supported";
-      in.flags = hasMod(in, "A0T1") ? 1 | 2 : 0;
+      in.flags = (hasMod(in, "A0T1") ? 1 | 2 : 0) | (hasMod(in, "RED") ? 4 : 0);
       in.fn = hArrive;
       return {};
     }

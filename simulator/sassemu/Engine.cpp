@@ -563,6 +563,13 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   { // thread block clusters (Hopper): __cluster_dims__, or cluster barriers in a cluster of one
     auto kit = cubin.kernels.find(fn.name);
     auto cd = kit != cubin.kernels.end() ? kit->second.clusterDim : std::array<std::uint32_t, 3>{0, 0, 0};
+    if (spec.cluster[0]) { // the launch spec's "cluster" (cudaLaunchKernelEx's cluster attribute)
+      if (cd[0] * cd[1] * cd[2] != 0 && cd != spec.cluster)
+        return Error{spec.specFile + ": cluster [" + std::to_string(spec.cluster[0]) + ", " + std::to_string(spec.cluster[1]) + ", " +
+                     std::to_string(spec.cluster[2]) + "] differs from the kernel's __cluster_dims__ [" + std::to_string(cd[0]) +
+                     ", " + std::to_string(cd[1]) + ", " + std::to_string(cd[2]) + "] (the launch would fail)"};
+      cd = spec.cluster;
+    }
     bool barriers = std::any_of(prog->code.begin(), prog->code.end(), [](const Instr &in) { return in.base.rfind("UCGABAR", 0) == 0; });
     if (cd[0] * cd[1] * cd[2] > 1 || barriers) {
       for (int i = 0; i < 3; ++i) cd[i] = std::max<std::uint32_t>(cd[i], 1);
@@ -575,6 +582,21 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
         return Error{spec.specFile + ": cluster of " + std::to_string(cd[0] * cd[1] * cd[2]) + " blocks exceeds 16"};
       sh.cluster = {cd[0], cd[1], cd[2]};
       sh.totalBlocks /= std::uint64_t(cd[0]) * cd[1] * cd[2];
+      if (spec.cluster[0] || (kit != cubin.kernels.end() && kit->second.clusterDim[0])) {
+        // An explicit cluster launch's constants, where ptxas reads them (sm_90): c[0x0][0x140] = 1
+        // (%is_explicit_cluster), 0x144.. %cluster_nctaid, 0x150.. 1/%cluster_nctaid as floats
+        // (%clusterid = trunc(ctaid * it)), 0x15c.. %nclusterid, 0x188 %cluster_nctarank.
+        auto &c0 = prog->cbank[0];
+        if (c0.size() < 0x18c) c0.resize(0x18c, 0);
+        auto put = [&](std::size_t off, std::uint32_t v) { std::memcpy(c0.data() + off, &v, 4); };
+        put(0x140, 1);
+        for (int i = 0; i < 3; ++i) {
+          float r = 1.0f / float(cd[i]);
+          if (double(r) * cd[i] < 1.0) r = std::nextafter(r, 2.0f); // never below 1/n: exact quotients
+          put(0x144 + 4 * i, cd[i]), put(0x150 + 4 * i, std::bit_cast<std::uint32_t>(r)), put(0x15c + 4 * i, spec.grid[i] / cd[i]);
+        }
+        put(0x188, cd[0] * cd[1] * cd[2]);
+      }
     }
   }
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);

@@ -213,3 +213,28 @@ TEST(LaunchSpec, TensorMapArgument) {
     EXPECT_NE(msg.find(want), std::string::npos) << map << " gave: '" << msg << "'";
   }
 }
+
+// "cluster" (thread block clusters sized at launch): 1 to 3 positive dims padded with ones, the
+// grid a multiple of them, at most 8 blocks (the portable size); absent = {0, 0, 0}.
+TEST(LaunchSpec, ClusterDims) {
+  json j = good();
+  auto plain = parseLaunch(j, kKernels, "s.json: launches[3]");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->cluster, (launch::Dim3{0, 0, 0}));
+  j["cluster"] = json::parse("[2, 4]");
+  auto r = parseLaunch(j, kKernels, "s.json: launches[3]");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->cluster, (launch::Dim3{2, 4, 1}));
+  const std::pair<const char *, const char *> cases[] = {
+      {"[3]", "launches[3].cluster: grid [2, 8, 1] is not a multiple of the cluster dims [3, 1, 1]"},
+      {"[2, 8]", "launches[3].cluster: 16 blocks per cluster (at most 8, the portable size)"},
+      {"[0]", "launches[3].cluster: expected an array of 1 to 3 positive integers"},
+      {"2", "launches[3].cluster: expected an array of 1 to 3 positive integers"},
+  };
+  for (const auto &[dims, want] : cases) {
+    json k = good();
+    k["cluster"] = json::parse(dims);
+    std::string msg = errorOf(k);
+    EXPECT_NE(msg.find(want), std::string::npos) << dims << " gave: '" << msg << "'";
+  }
+}

@@ -6,7 +6,8 @@
 #  assert: a failing assert in block 1, thread 13 fails the launch with the GPU's message
 #    (file:line: function: block: [1,0,0], thread: [13,0,0] Assertion `in[i] == i` failed.).
 #  hopper: a cluster launch (__cluster_dims__(2,1,1)) whose grid is not a multiple of the cluster
-#    is not analyzed (exit 2, message naming the cluster dims) while the good one keeps its counts
+#    is not analyzed (exit 2, message naming the cluster dims), nor one whose launch-spec "cluster"
+#    differs from its __cluster_dims__, while the good one keeps its counts
 #    (8 blocks x 8 warps: the distributed-shared ST.E / LD.E execute 64 times with no wavefronts,
 #    the own-shared STS / LDS of 32 consecutive floats 64 times with 1 wavefront each); a tensor
 #    map whose box row is 12 bytes is refused naming the key (exit 2); cluster_ring.cu (offline
@@ -57,6 +58,8 @@ hopper)
   [ $rc -eq 2 ] || fail "exit status $rc, expected 2"
   grep -q "peer_add_odd_grid: NOT ANALYZED: .*grid \[7, 1, 1\] is not a multiple of the kernel's cluster dims \[2, 1, 1\]" "$tmp/err" ||
     fail "grid / cluster dims message"
+  grep -q "peer_add_other_cluster: NOT ANALYZED: .*cluster \[4, 1, 1\] differs from the kernel's __cluster_dims__ \[2, 1, 1\]" "$tmp/err" ||
+    fail "launch cluster vs __cluster_dims__ message"
   python3 - "$tmp/out.json" <<'PY' || fail "JSON content"
 import json, sys
 L = json.load(open(sys.argv[1]))["launches"]
@@ -69,6 +72,7 @@ for k in ("STS [R8]", "LDS R7"):
     i = by[k]
     assert (i["executed"], i["wavefronts"], i["wavefronts_ideal"]) == (64, 64, 64), (k, i)
 assert "cluster dims" in L[1]["error"]
+assert "differs from the kernel's __cluster_dims__" in L[2]["error"]
 PY
   # Offline only (not measured): cluster_ring.cu moves values three hops around a ring of 4
   # blocks, one remote store per hop over 6 cluster barrier phases; right only if every phase
