@@ -49,7 +49,9 @@ bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 } // namespace
 
-double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records) {
+double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
+                    double *barrierRounds) {
+  if (barrierRounds) *barrierRounds = 0;
   std::map<std::uint64_t, double> requestsAt;
   double unplaced = 0, any = 0;
   std::set<std::uint64_t> listed;
@@ -65,9 +67,14 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
   for (const auto &[name, pc] : fn.labels)
     if (pc != 0) labels.insert(pc);
   double rounds = unplaced, group = 0;
+  // Rounds closed since the last barrier or loop back-edge: a barrier makes the block wait for
+  // all of them; a backward branch means they repeat before any barrier (a grid-stride loop).
+  double sinceBarrier = 0;
+  std::map<std::string, std::uint64_t, std::less<>> labelPc(fn.labels.begin(), fn.labels.end());
   std::set<int> pending;
   auto close = [&] {
     rounds += group;
+    sinceBarrier += group;
     group = 0;
     pending.clear();
   };
@@ -101,9 +108,78 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
         close();
         break;
       }
+    if (startsWith(ins.opcode, "BAR") && !startsWith(ins.opcode, "BAR.ARV")) {
+      if (barrierRounds) *barrierRounds += sinceBarrier;
+      sinceBarrier = 0;
+    }
+    if (startsWith(ins.opcode, "BRA")) {
+      const std::size_t a = text.find("`("), b = text.find(')', a == std::string_view::npos ? 0 : a);
+      if (a != std::string_view::npos && b != std::string_view::npos) {
+        auto it = labelPc.find(text.substr(a + 2, b - a - 2));
+        if (it != labelPc.end() && it->second <= ins.pc) sinceBarrier = 0;
+      }
+    }
   }
   close();
   return rounds;
+}
+
+double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
+                             double warpInstructions) {
+  std::map<std::uint64_t, double> executedAt;
+  for (const auto &r : records)
+    if (r.sassPc) executedAt[*r.sassPc] = std::max(executedAt[*r.sassPc], static_cast<double>(r.executed));
+  std::map<std::string, std::uint64_t, std::less<>> labelPc(fn.labels.begin(), fn.labels.end());
+  std::set<std::uint64_t> labels;
+  for (const auto &[name, pc] : fn.labels) labels.insert(pc);
+  struct Block {
+    double n = 0, fma = 0, count = -1;
+    bool selfLoop = false;
+  };
+  std::vector<Block> blocks(1);
+  std::uint64_t blockStart = fn.instructions.empty() ? 0 : fn.instructions.front().pc;
+  for (std::size_t k = 0; k < fn.instructions.size(); ++k) {
+    const auto &ins = fn.instructions[k];
+    if (k > 0 && labels.count(ins.pc) && blocks.back().n > 0) {
+      blocks.emplace_back();
+      blockStart = ins.pc;
+    }
+    if (ins.opcode.empty() || ins.opcode == "NOP") continue;
+    Block &b = blocks.back();
+    b.n += 1;
+    b.fma += fmaPipe(ins.opcode) ? 1 : 0;
+    if (auto it = executedAt.find(ins.pc); it != executedAt.end()) b.count = std::max(b.count, it->second);
+    bool ends = false;
+    for (const char *p : {"BRA", "BRX", "JMP", "EXIT", "RET"}) ends = ends || startsWith(ins.opcode, p);
+    if (!ends) continue;
+    if (startsWith(ins.opcode, "BRA") && b.n == 1) {
+      std::string_view text = ins.text;
+      const std::size_t a = text.find("`("), e = text.find(')', a == std::string_view::npos ? 0 : a);
+      if (a != std::string_view::npos && e != std::string_view::npos) {
+        auto it = labelPc.find(text.substr(a + 2, e - a - 2));
+        b.selfLoop = it != labelPc.end() && it->second == blockStart;
+      }
+    }
+    blocks.emplace_back();
+    blockStart = k + 1 < fn.instructions.size() ? fn.instructions[k + 1].pc : 0;
+  }
+  double known = 0, fmaKnown = 0, restN = 0, restFma = 0;
+  bool any = false;
+  for (const Block &b : blocks) {
+    if (b.selfLoop || b.n == 0) continue;
+    if (b.count >= 0) {
+      any = true;
+      known += b.n * b.count;
+      fmaKnown += b.fma * b.count;
+    } else {
+      restN += b.n;
+      restFma += b.fma;
+    }
+  }
+  if (!any) return -1;
+  const double rest = std::max(0.0, warpInstructions - known);
+  const double share = restN > 0 ? restFma / restN : (known > 0 ? fmaKnown / known : 0.0);
+  return fmaKnown * std::min(1.0, warpInstructions / std::max(known, 1.0)) + rest * share;
 }
 
 perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &m) {
@@ -161,7 +237,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       resourcesFrom = res.error().message;
     }
   }
-  double loadRounds = 0;
+  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
   if (!listingPath.empty()) {
@@ -175,7 +251,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           fma += fmaPipe(i.opcode);
         }
         if (n) fmaShare = double(fma) / double(n);
-        loadRounds = loadRoundsOf(*fn, result.instructions);
+        loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds);
+        dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
@@ -183,6 +260,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
   in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
   in.mem.loadRounds = loadRounds;
+  in.mem.barrierLoadRounds = barrierRounds;
   // Written data reaches DRAM during the kernel only once the L2 overflows: measured on the H100
   // (dram_wr_b16_s16 family), 16 MB written → 0.07 MB, 64 → 45, 256 → 246; about 0.3 x L2 stays.
   const double written = static_cast<double>(dram.bytesWritten());
@@ -190,9 +268,16 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   if (auto arch = arch::loadArch(options.arch)) retained = 0.3 * static_cast<double>(arch->l2Bytes);
   in.mem.dramWriteBytes = std::max(0.0, written - retained);
   in.mix.warpInstructions = static_cast<double>(emulatedWarpInstructions);
-  in.mix.fmaPipeInstructions = in.mix.warpInstructions * fmaShare;
-  in.mix.source = "estimated: PTX warp instructions executed by the emulator; FMA pipe = that x "
-                  "the static FMA-pipe share of the SASS listing";
+  if (dynamicFma >= 0) {
+    in.mix.fmaPipeInstructions = dynamicFma;
+    in.mix.source = "warp instructions executed by the emulator; FMA pipe from the SASS listing's basic "
+                    "blocks, counted by their memory instructions' executions (the rest in the static "
+                    "mix of the blocks without memory instructions)";
+  } else {
+    in.mix.fmaPipeInstructions = in.mix.warpInstructions * fmaShare;
+    in.mix.source = "estimated: PTX warp instructions executed by the emulator; FMA pipe = that x "
+                    "the static FMA-pipe share of the SASS listing";
+  }
   perf::TimePrediction p = perf::predict(in, device.value());
   result.metrics["gpu__time_duration.sum"] = p.durationNs;
   result.metrics["dram__bytes.sum.per_second"] = p.dramBytesPerSecond;
@@ -214,6 +299,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"load_lines", in.mem.globalLoadLines},
                  {"store_lines", in.mem.globalStoreLines},
                  {"load_rounds", in.mem.loadRounds},
+                 {"barrier_load_rounds", in.mem.barrierLoadRounds},
                  {"dram_write_bytes", in.mem.dramWriteBytes},
                  {"bytes_written", written}};
   result.time = t;

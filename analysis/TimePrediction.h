@@ -34,7 +34,23 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
 /// loads writes, at a branch target (label), a branch, barrier or exit; a group's rounds are the
 /// most requests of its loads (records by SASS pc). Loads without a pc in the listing count one
 /// round per request. 0 when no record has global load requests.
-double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records);
+/// `barrierRounds` (optional): the rounds among them closed before a barrier (BAR, not BAR.ARV)
+/// with no backward branch (loop back-edge) between them and it: the block waits at the barrier
+/// for all of its warps' loads of those rounds (tile transposes, shared-memory tiles), so their
+/// latency, transfer and the block's work after the barrier add rather than overlap (TimeModel.h,
+/// barrier columns).
+double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
+                    double *barrierRounds = nullptr);
+
+/// FMA-pipe warp instructions executed (smsp__inst_executed_pipe_fma.sum), estimated from the
+/// listing's basic blocks (split at labels and after branches/exits): a block holding a memory
+/// instruction with a record executes as often as that instruction (the most executions among
+/// its records); the rest of `warpInstructions` (the engine's exact total) is spread over the
+/// blocks without records in their static mix (loops without memory instructions: a polynomial's
+/// FMAs). Blocks that are a branch to themselves (the listing's trailing trap) are left out.
+/// Returns -1 when no block has a record (then the caller uses the static share).
+double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
+                             double warpInstructions);
 
 /// The time model's inputs from a result's metrics (predicted or measured: the same ncu names)
 /// and the shape; l2 read sectors fall back to global load sectors where not measured.

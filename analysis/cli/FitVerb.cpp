@@ -44,6 +44,7 @@ options:
 /// Per launch name, the structural ratios from a prediction's time.inputs.
 struct Structure {
   double roundsPerLoadRequest = 0, linesPerLoadRequest = 0, linesPerStoreRequest = 0;
+  double barrierRoundsPerLoadRequest = 0;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -75,6 +76,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.globalLoadLines = i.value("load_lines", 0.0);
   in.mem.globalStoreLines = i.value("store_lines", 0.0);
   in.mem.loadRounds = i.value("load_rounds", 0.0);
+  in.mem.barrierLoadRounds = i.value("barrier_load_rounds", 0.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
   in.mem.dramWriteBytes = i.value("dram_write_bytes", 0.0);
   return in;
@@ -105,6 +107,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.loadRounds = it->second.roundsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalLoadLines = it->second.linesPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalStoreLines = it->second.linesPerStoreRequest * in.mem.globalStoreRequests;
+    in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
   }
   return perf::FitSample{r.name, perf::features(in, d), t->second};
 }
@@ -223,7 +226,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       if (!i.contains("load_rounds")) continue;
       structure[r.name] = {ratio(i, "load_rounds", "global_load_requests"),
                            ratio(i, "load_lines", "global_load_requests"),
-                           ratio(i, "store_lines", "global_store_requests")};
+                           ratio(i, "store_lines", "global_store_requests"),
+                           ratio(i, "barrier_load_rounds", "global_load_requests")};
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

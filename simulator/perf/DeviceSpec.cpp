@@ -60,6 +60,9 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"latencyL1Ns", &Coefficients::latencyL1Ns},
     {"roundNs", &Coefficients::roundNs},
     {"storeNsPerLine", &Coefficients::storeNsPerLine},
+    {"barrierNsPerByte", &Coefficients::barrierNsPerByte},
+    {"barrierLsuCycles", &Coefficients::barrierLsuCycles},
+    {"barrierIssueCycles", &Coefficients::barrierIssueCycles},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

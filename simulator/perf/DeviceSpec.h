@@ -33,6 +33,9 @@ struct Coefficients {
   double latencyL1Ns = 0;           ///< same when they hit L1
   double roundNs = 0;               ///< fixed cost per round of resident blocks (latency limiter)
   double storeNsPerLine = 0;        ///< per L1 → L2 store transaction (128-byte line of a request)
+  double barrierNsPerByte = 0;      ///< per DRAM byte read in barrier-phased load rounds (latency limiter)
+  double barrierLsuCycles = 0;      ///< per wavefront of a barrier-phased block, on its critical path
+  double barrierIssueCycles = 0;    ///< per warp instruction of a barrier-phased block, same
 };
 
 struct DeviceSpec {

@@ -84,6 +84,11 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     f.latencyRequests = perWarp * missesL1 * missesL2;
     f.latencyL2Rounds = perWarp * missesL1 * (1.0 - missesL2);
     f.latencyL1Rounds = perWarp * (1.0 - missesL1);
+    const double b = std::clamp(m.barrierLoadRounds / loadRounds, 0.0, 1.0);
+    const double resident = std::max(1u, f.occupancy.blocksPerSm);
+    f.barrierDramBytes = b * m.dramReadBytes;
+    f.barrierLsuNs = b * f.lsuWavefrontNs / resident;
+    f.barrierIssueNs = b * f.issueInstNs / resident;
   }
   return f;
 }

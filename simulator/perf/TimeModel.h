@@ -44,6 +44,8 @@ struct MemoryCounts {
   /// Dependent rounds of global loads, summed over warps: loads issued together before the first
   /// use of any of them count once. 0: unknown, taken as the load requests (no parallelism).
   double loadRounds = 0;
+  /// Those of the rounds that a barrier follows before the next global load (0: none or unknown).
+  double barrierLoadRounds = 0;
 };
 
 struct LaunchShape {
@@ -82,6 +84,12 @@ struct Features {
   double residentRounds = 0;    ///< rounds of resident blocks (waves, rounded up) × roundNs
   double storeLines = 0;        ///< L1 → L2 store transactions (lines per request) × storeNsPerLine
   double blocksOnBusiestSm = 0; ///< × blockNs
+  /// Barrier-phased rounds (share b = barrier load rounds / load rounds): a block waits at the
+  /// barrier for the whole round, so the round's DRAM transfer and the block's own work after it
+  /// are on its critical path, added to the latency limiter:
+  double barrierDramBytes = 0;  ///< b × DRAM bytes read × barrierNsPerByte
+  double barrierLsuNs = 0;      ///< b × lsuWavefrontNs / resident blocks per SM × barrierLsuCycles
+  double barrierIssueNs = 0;    ///< b × issueInstNs / resident blocks per SM × barrierIssueCycles
   double loads = 0;             ///< 1 when the launch loads from global memory (× fillNs, added)
   Occupancy occupancy;
 };
@@ -120,6 +128,9 @@ inline constexpr Column kColumns[] = {
     {7, &Features::latencyL2Rounds, &Coefficients::latencyL2Ns, "latencyL2Ns"},
     {7, &Features::latencyL1Rounds, &Coefficients::latencyL1Ns, "latencyL1Ns"},
     {7, &Features::residentRounds, &Coefficients::roundNs, "roundNs"},
+    {7, &Features::barrierDramBytes, &Coefficients::barrierNsPerByte, "barrierNsPerByte"},
+    {7, &Features::barrierLsuNs, &Coefficients::barrierLsuCycles, "barrierLsuCycles"},
+    {7, &Features::barrierIssueNs, &Coefficients::barrierIssueCycles, "barrierIssueCycles"},
     {8, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);

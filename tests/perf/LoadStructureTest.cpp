@@ -69,6 +69,41 @@ TEST(LoadRounds, LoadsBeforeTheFirstUseShareARound) {
   EXPECT_DOUBLE_EQ(loadRoundsOf(fn, {}), 0.0);
 }
 
+TEST(LoadRounds, BarrierRoundsAreThoseClosedBeforeABarrier) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0xc0}};
+  fn.instructions = {
+      ins(0x00, "LDG.E R4, desc[UR4][R2.64] ;"),
+      ins(0x10, "STS [R1], R4 ;"),                     // reads R4: closes round 1 (100)
+      ins(0x20, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"),      // round 1 is barrier-phased
+      ins(0x30, "LDS R5, [R1+0x4] ;"),
+      ins(0x40, "LDG.E R6, desc[UR4][R2.64+0x100] ;"),
+      ins(0x50, "FADD R7, R6, R5 ;"),                  // closes round 2 (100)
+      ins(0x60, "LDG.E R8, desc[UR4][R2.64+0x200] ;"),
+      ins(0x70, "FADD R9, R8, R7 ;"),                  // closes round 3 (50)
+      ins(0x80, "BAR.ARV 0x1, 0x40 ;"),                // arrive only: the warp does not wait
+      ins(0x90, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"),      // rounds 2 and 3 are barrier-phased
+      ins(0xa0, "STG.E desc[UR4][R2.64], R9 ;"),
+      ins(0xb0, "MOV R3, RZ ;"),
+      ins(0xc0, "LDG.E R10, desc[UR4][R2.64+0x300] ;"), // loop: round 4 (30), its back-edge
+      ins(0xd0, "FADD R3, R10, R3 ;"),
+      ins(0xe0, "@P0 BRA `(.L_x_1) ;"),
+      ins(0xf0, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"),      // after a back-edge: round 4 is not
+      ins(0x100, "EXIT ;"),
+  };
+  std::vector<launch::InstructionRecord> recs = {load(0x00, 100), load(0x40, 100), load(0x60, 50),
+                                                 load(0xc0, 30)};
+  double barrier = -1;
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs, &barrier), 280.0);
+  EXPECT_DOUBLE_EQ(barrier, 250.0);
+  // Without the first two barriers, rounds 1-3 are closed before no barrier but the last, which
+  // comes after the loop's back-edge.
+  fn.instructions[2] = ins(0x20, "NOP ;");
+  fn.instructions[9] = ins(0x90, "NOP ;");
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs, &barrier), 280.0);
+  EXPECT_DOUBLE_EQ(barrier, 0.0);
+}
+
 model::AccessEvent event(std::uint32_t block, model::Op op, unsigned width, std::uint64_t base,
                          std::uint64_t strideBytes) {
   model::AccessEvent e;
@@ -79,6 +114,33 @@ model::AccessEvent event(std::uint32_t block, model::Op op, unsigned width, std:
   e.block = block;
   for (unsigned l = 0; l < 32; ++l) e.addr[l] = ByteAddress{base + l * strideBytes};
   return e;
+}
+
+TEST(InstructionMix, FmaPipeFromBasicBlocksCountedByTheirMemoryInstructions) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x40}, {".L_x_2", 0xa0}};
+  fn.instructions = {
+      ins(0x00, "S2R R0, SR_TID.X ;"),
+      ins(0x10, "IMAD R2, R0, 0x4, RZ ;"),
+      ins(0x20, "LDG.E R4, desc[UR4][R2.64] ;"),
+      ins(0x30, "FFMA R5, R4, R4, R4 ;"),      // block A: 4 instructions, 2 FMA-pipe, 10 executions
+      ins(0x40, "FFMA R5, R5, R4, R4 ;"),      // block B (loop, no memory instruction): 4, 2 FMA
+      ins(0x50, "FFMA R5, R5, R4, R4 ;"),
+      ins(0x60, "IADD3 R6, R6, 0x1, RZ ;"),
+      ins(0x70, "@P0 BRA `(.L_x_1) ;"),
+      ins(0x80, "STG.E desc[UR4][R2.64], R5 ;"), // block C: 2 instructions, 10 executions
+      ins(0x90, "EXIT ;"),
+      ins(0xa0, "BRA `(.L_x_2) ;"),            // the trailing trap: left out
+      ins(0xb0, "NOP ;"),
+  };
+  launch::InstructionRecord ld = load(0x20, 10), st = load(0x80, 10);
+  ld.executed = 10;
+  st.executed = 10;
+  st.op = "st";
+  // 100 loop iterations per warp: 10 x 4 + 10 x 2 + 1000 x 4 = 4060 warp instructions; FMA pipe:
+  // 10 x 2 from A, the other 4000 in B's mix (2 of 4) = 2000.
+  EXPECT_DOUBLE_EQ(fmaPipeInstructionsOf(fn, {ld, st}, 4060), 2020.0);
+  EXPECT_DOUBLE_EQ(fmaPipeInstructionsOf(fn, {}, 4060), -1.0);
 }
 
 TEST(L1Reuse, DistinctSectorsPerBlockAndLinesPerRequest) {
