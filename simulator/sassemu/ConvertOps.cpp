@@ -34,6 +34,12 @@ Conv convOf(const Instr &in) { // packed into sub (dst | src << 8 | rnd << 16), 
   return Conv{Ty(in.sub & 0xff), Ty((in.sub >> 8) & 0xff), (in.sub >> 16) & 0xff, in.flags != 0};
 }
 
+/// u64 -> f64 correctly rounded in the current mode, +0 for 0: the sum of two exact halves with
+/// one rounding. A plain double(v) is not rounding-mode safe under clang (x86-64 without AVX-512):
+/// it subtracts 2^52 / 2^84 from exact biased halves, and under FE_DOWNWARD x - x is -0, so 0
+/// became -0.0 (the GPU gives +0 for I2F.F64.U64.RM of 0); a `v == 0` test is folded away.
+double u64ToF64(U64 v) { return double(U32(v >> 32)) * 0x1p32 + double(U32(v)); }
+
 double srcValue(Ty t, U64 v) {
   switch (t) {
   case kS8: return double(std::int8_t(v));
@@ -60,7 +66,7 @@ void hI2F(Exec &x, const Instr &in, U32 m) {
     if (src.sel >= 3 && src.sel <= 6) v = (v >> (8 * (src.sel - 3))) & 0xff; // .B1 byte select
     if (src.sel == 2) v >>= 16;
     if (c.dst == kF64) {
-      volatile double r = c.src == kS64 ? double(std::int64_t(v)) : c.src == kU64 ? double(v) : srcValue(c.src, v);
+      volatile double r = c.src == kS64 ? double(std::int64_t(v)) : c.src == kU64 ? u64ToF64(v) : srcValue(c.src, v);
       d[l] = std::bit_cast<U64>(double(r));
     } else {
       volatile float r = c.src == kS64 ? float(std::int64_t(v)) : c.src == kU64 ? float(v)
