@@ -83,6 +83,62 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
 }
 
+void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
+  if (r.blocks.empty()) return;
+  L1ReuseListener one;
+  std::vector<std::vector<std::uint64_t>> loads(r.coef.size()); // per group: sectors loaded
+  for (std::size_t k = 0; k < r.events->size(); ++k) {
+    model::AccessEvent e = (*r.events)[k];
+    e.block = 0;
+    one.onAccess(e);
+    if (e.skipped || e.companion || e.space != model::Space::Global || e.op != model::Op::Load) continue;
+    const unsigned width = std::max<unsigned>(1, e.widthBytes);
+    for (std::uint32_t m = e.active.bits; m; m &= m - 1) {
+      const std::uint64_t first = e.addr[std::countr_zero(m)].value, last = first + width - 1;
+      auto &v = loads[(*r.group)[k]];
+      for (std::uint64_t s = first >> 5; s <= (last >> 5); ++s)
+        if (v.empty() || v.back() != s) v.push_back(s); // lanes repeat sectors
+    }
+  }
+  const std::uint64_t n = r.blocks.size();
+  loadLines_ += one.loadLines_ * n;
+  storeLines_ += one.storeLines_ * n;
+  std::vector<std::size_t> used;
+  for (std::size_t g = 0; g < loads.size(); ++g)
+    if (!loads[g].empty()) used.push_back(g);
+  bool alike = true;
+  for (std::size_t g : used) alike = alike && r.coef[g] == r.coef[used[0]];
+  if (alike) { // every replica's set is the representative's, moved
+    closedMisses_ += one.missSectors() * n;
+    return;
+  }
+  for (std::size_t g : used) {
+    std::sort(loads[g].begin(), loads[g].end());
+    loads[g].erase(std::unique(loads[g].begin(), loads[g].end()), loads[g].end());
+  }
+  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
+    // Groups whose moved sector spans do not overlap add up; otherwise count the union.
+    bool disjoint = true;
+    for (std::size_t a = 0; a < used.size() && disjoint; ++a)
+      for (std::size_t b = a + 1; b < used.size() && disjoint; ++b) {
+        const auto &la = loads[used[a]], &lb = loads[used[b]];
+        std::int64_t da = r.shift(used[a], i) / 32, db = r.shift(used[b], i) / 32;
+        std::uint64_t a0 = la.front() + da, a1 = la.back() + da, b0 = lb.front() + db, b1 = lb.back() + db;
+        disjoint = a1 < b0 || b1 < a0;
+      }
+    if (disjoint) {
+      for (std::size_t g : used) closedMisses_ += loads[g].size();
+      continue;
+    }
+    SectorSet set;
+    for (std::size_t g : used) {
+      const std::uint64_t d = static_cast<std::uint64_t>(r.shift(g, i) / 32);
+      for (std::uint64_t s : loads[g]) set.insert(s + d);
+    }
+    closedMisses_ += set.size();
+  }
+}
+
 void L1ReuseListener::merge(const L1ReuseListener &o) {
   closedMisses_ += o.missSectors();
   loadLines_ += o.loadLines_;

@@ -22,6 +22,9 @@ public:
   static constexpr std::size_t kLiveBlocks = 256;
 
   void onAccess(const model::AccessEvent &event) override;
+  /// Lines: the representative's, times the replicas. Misses: the representative's distinct
+  /// sectors per replica when all its loads move alike, else each replica's union counted.
+  void onReplicas(const model::BlockReplicas &r) override;
   /// Adds `other`'s counts, its open blocks included.
   void merge(const L1ReuseListener &other);
 

@@ -59,6 +59,11 @@ public:
     if (worst) worst->onAccess(e);
     if (trace_ && !e.skipped) trace_->onAccess(e); // the format has no skipped flag
   }
+  void onReplicas(const model::BlockReplicas &r) override {
+    stats.onReplicas(r);
+    if (worst) worst->onReplicas(r);
+    if (trace_) trace_->onReplicas(r); // replays the moved events (the engine does not replicate traced runs)
+  }
   void onEnd() override { stats.onEnd(); } // the trace is finished by the pipeline
 
   model::StatsCollector stats;
@@ -82,6 +87,12 @@ public:
     reuse.onAccess(e);
     if (grouper) grouper->onAccess(e);
     else models.onAccess(e);
+  }
+  void onReplicas(const model::BlockReplicas &r) override {
+    dram.onReplicas(r);
+    reuse.onReplicas(r);
+    if (grouper) grouper->onReplicas(r);
+    else models.onReplicas(r);
   }
   void onEnd() override {
     if (grouper) grouper->onEnd();

@@ -164,6 +164,9 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
         err << " (address-only, " << std::setprecision(1) << 100.0 * st.skippedThreadInstructions / st.threadInstructions
             << "% skipped)";
       err << " in " << std::setprecision(2) << st.seconds << " s of engine time";
+      if (st.replicatedBlocks) // block symmetry (sassemu/Symmetry.h): blocks proven alike, not run
+        err << ", " << st.replicatedBlocks << " of "
+            << std::uint64_t(specs[i]->grid[0]) * specs[i]->grid[1] * specs[i]->grid[2] << " blocks replicated";
     }
     err << "\n";
     if (r->checkPassed && !*r->checkPassed) ++failedChecks;

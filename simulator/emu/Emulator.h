@@ -33,6 +33,7 @@ struct RunStats {
   std::uint64_t threadInstructions = 0;
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode
+  std::uint64_t replicatedBlocks = 0;          ///< blocks not run: replicas of a proven block (sassemu/Symmetry.h)
   double seconds = 0;
 };
 

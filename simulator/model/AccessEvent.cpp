@@ -30,4 +30,19 @@ std::optional<Op> parseOp(std::string_view s) {
   return std::nullopt;
 }
 
+AccessEvent BlockReplicas::moved(std::size_t k, std::size_t i) const {
+  AccessEvent e = (*events)[k];
+  std::uint64_t d = static_cast<std::uint64_t>(shift((*group)[k], i));
+  if (d)
+    for (unsigned l = 0; l < 32; ++l)
+      if (e.active.test(l)) e.addr[l].value += d;
+  e.block = blockLinear[i];
+  return e;
+}
+
+void AccessListener::onReplicas(const BlockReplicas &r) {
+  for (std::size_t i = 0; i < r.blocks.size(); ++i)
+    for (std::size_t k = 0; k < r.events->size(); ++k) onAccess(r.moved(k, i));
+}
+
 } // namespace warplens::model

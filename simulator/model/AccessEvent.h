@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace warplens::model {
 
@@ -54,11 +55,39 @@ struct AccessEvent {
   std::int32_t tileWavefronts = -1;
 };
 
+/// Blocks of a launch that make exactly the events of one representative block, each event's
+/// addresses moved by a fixed number of bytes per block step (the SASS engine's block symmetry in
+/// address-only mode, sassemu/Symmetry.h, proves it: same control flow and guards in every block,
+/// every address affine in the block index, every move a multiple of 128 bytes). Event k of
+/// `events` made by replica i has the addresses of its active lanes moved by shift(group[k], i)
+/// and block = blockLinear[i]; nothing else changes.
+struct BlockReplicas {
+  const std::vector<AccessEvent> *events = nullptr;  ///< the representative's events, in order
+  const std::vector<std::uint32_t> *group = nullptr; ///< per event: its row of `coef`
+  std::vector<std::array<std::int64_t, 3>> coef;     ///< bytes per block step in x, y, z
+  std::array<std::uint32_t, 3> rep{0, 0, 0};         ///< the representative block
+  std::vector<std::array<std::uint32_t, 3>> blocks;  ///< the replicas (never the representative)
+  std::vector<std::uint32_t> blockLinear;
+
+  std::int64_t shift(std::size_t g, std::size_t i) const {
+    std::int64_t s = 0;
+    for (int d = 0; d < 3; ++d)
+      s += coef[g][d] * (std::int64_t(blocks[i][d]) - std::int64_t(rep[d]));
+    return s;
+  }
+  /// Event k as replica i makes it.
+  AccessEvent moved(std::size_t k, std::size_t i) const;
+};
+
 /// Receives access events. Models, statistics and trace writers implement this.
 class AccessListener {
 public:
   virtual ~AccessListener() = default;
   virtual void onAccess(const AccessEvent &event) = 0;
+  /// The events of `r`'s replicas (in addition to the representative's, already seen through
+  /// onAccess). The default replays every moved event through onAccess; listeners whose result
+  /// needs less (per-site sums, per-block counts) override it to cost far less than the replay.
+  virtual void onReplicas(const BlockReplicas &r);
   /// Called once when a producer has emitted every event (flush buffers, close files).
   virtual void onEnd() {}
 };

@@ -23,6 +23,9 @@ class DramSectorModel : public AccessListener {
 public:
   explicit DramSectorModel(const arch::ArchSpec &arch);
   void onAccess(const AccessEvent &event) override;
+  /// Marks each replica's sectors: per group of events the representative's distinct sectors
+  /// read and byte masks written, moved by the replica's shift (whole sectors: 128-byte moves).
+  void onReplicas(const BlockReplicas &r) override;
   void merge(const DramSectorModel &other);
 
   std::uint64_t sectorsRead() const;
@@ -40,6 +43,7 @@ private:
   static constexpr std::size_t kSectors = std::size_t(1) << kPageShift;
   void mark(std::uint64_t sector);
   void markWrite(std::uint64_t byteAddress, unsigned bytes);
+  void orWriteMask(std::uint64_t sector, std::uint32_t mask);
 
   unsigned sectorShift_ = 5;
   unsigned sectorBytes_ = 32;

@@ -26,7 +26,22 @@ void InstructionStats::merge(const InstructionStats &o) {
   conflictWaysMax = std::max(conflictWaysMax, o.conflictWaysMax);
 }
 
-StatsCollector::StatsCollector(const arch::ArchSpec &arch) : global_(arch), shared_(arch) {}
+InstructionStats InstructionStats::times(std::uint64_t n) const {
+  InstructionStats s = *this;
+  for (std::uint64_t *v : {&s.executed, &s.threads, &s.requests, &s.sectors, &s.sectorsIdeal, &s.lines, &s.bytes,
+                           &s.wavefronts, &s.wavefrontsIdeal, &s.wavefrontsConflictFree, &s.wavefrontsHw})
+    *v *= n;
+  return s;
+}
+
+StatsCollector::StatsCollector(const arch::ArchSpec &arch) : arch_(&arch), global_(arch), shared_(arch) {}
+
+void StatsCollector::onReplicas(const BlockReplicas &r) {
+  if (r.blocks.empty()) return;
+  StatsCollector one(*arch_);
+  for (const AccessEvent &e : *r.events) one.onAccess(e);
+  for (const auto &[site, st] : one.sites()) add(site, st.times(r.blocks.size()));
+}
 
 InstructionStats &StatsCollector::slot(const AccessEvent &e) {
   dirty_ = true;

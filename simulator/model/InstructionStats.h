@@ -30,6 +30,8 @@ struct InstructionStats {
   std::uint32_t conflictWaysMax = 0;
 
   void merge(const InstructionStats &other);
+  /// Every sum multiplied by `n` (n copies of these executions); maxima unchanged.
+  InstructionStats times(std::uint64_t n) const;
 };
 
 /// Listener: runs the global model on Global/Local events and the shared model on Shared events,
@@ -42,6 +44,9 @@ public:
 
   explicit StatsCollector(const arch::ArchSpec &arch);
   void onAccess(const AccessEvent &event) override;
+  /// The representative's per-site sums once, times the number of replicas (the moves are
+  /// multiples of 128 bytes, so no event's cost changes).
+  void onReplicas(const BlockReplicas &r) override;
   /// Every site seen, by id. The view is rebuilt after new events (not thread-safe with onAccess).
   const std::map<std::uint32_t, InstructionStats> &sites() const;
   void merge(const StatsCollector &other);
@@ -50,6 +55,8 @@ public:
 
 private:
   InstructionStats &slot(const AccessEvent &event);
+
+  const arch::ArchSpec *arch_;
 
   GlobalModel global_;
   SharedModel shared_;

@@ -27,7 +27,20 @@ bool hasCost(Space space) {
   return space == Space::Shared || space == Space::Global || space == Space::Local;
 }
 
-WorstEventListener::WorstEventListener(const arch::ArchSpec &arch) : global_(arch), shared_(arch) {}
+WorstEventListener::WorstEventListener(const arch::ArchSpec &arch) : arch_(&arch), global_(arch), shared_(arch) {}
+
+void WorstEventListener::onReplicas(const BlockReplicas &r) {
+  if (r.blocks.empty()) return;
+  WorstEventListener one(*arch_);
+  for (const AccessEvent &e : *r.events) one.onAccess(e);
+  const std::uint64_t n = r.blocks.size();
+  for (auto &[site, w] : one.sites_) {
+    w.executions *= n;
+    w.asBad *= n;
+    for (std::uint64_t &h : w.histogram) h *= n;
+  }
+  merge(one);
+}
 
 void WorstEventListener::onAccess(const AccessEvent &e) {
   if (e.skipped) return; // jumped over: not an execution

@@ -35,6 +35,9 @@ class WorstEventListener : public AccessListener {
 public:
   explicit WorstEventListener(const arch::ArchSpec &arch);
   void onAccess(const AccessEvent &event) override;
+  /// The representative's records with their counts times the number of replicas: every replica
+  /// repeats its costs, and the tie rule keeps the lowest block (the representative's is lower).
+  void onReplicas(const BlockReplicas &r) override;
   /// Combines another worker's sites into these (same tie rule as onAccess).
   void merge(const WorstEventListener &other);
   const std::map<std::uint32_t, WorstEvent> &sites() const { return sites_; }
@@ -42,6 +45,7 @@ public:
   const WorstEvent *find(std::uint32_t site) const;
 
 private:
+  const arch::ArchSpec *arch_;
   GlobalModel global_;
   SharedModel shared_;
   std::map<std::uint32_t, WorstEvent> sites_;

@@ -9,6 +9,7 @@
 #include "sassemu/Decoder.h"
 #include "sassemu/Exec.h"
 #include "sassemu/Slice.h"
+#include "sassemu/Symmetry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -68,6 +69,9 @@ struct Shared {
   std::uint64_t totalBlocks = 0, budget = 0; ///< totalBlocks counts clusters when cluster[] is set
   std::array<std::uint32_t, 3> cluster{0, 0, 0}; ///< cluster dims of a cluster launch (runClusters)
   std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0}, skippedInstr{0};
+  bool replicate = false; ///< block symmetry (Symmetry.h): block 0 tries to stand for the others
+  std::atomic<std::uint64_t> replicated{0};
+  std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::atomic<bool> abort{false};
   std::mutex mu;
   std::string error;
@@ -99,26 +103,144 @@ public:
   }
 
   void run() {
-    const auto &g = s_.spec->grid;
     while (!s_.abort) {
       std::uint64_t bl = s_.nextBlock++;
       if (bl >= s_.totalBlocks) break;
-      x_.blockLinear = static_cast<std::uint32_t>(bl);
-      x_.block[0] = static_cast<std::uint32_t>(bl % g[0]);
-      x_.block[1] = static_cast<std::uint32_t>((bl / g[0]) % g[1]);
-      x_.block[2] = static_cast<std::uint32_t>(bl / (std::uint64_t(g[0]) * g[1]));
-      runBlock();
-      s_.warpInstr += warpInstr_;
-      s_.threadInstr += threadInstr_;
-      s_.skippedInstr += skippedInstr_;
-      if (s_.used.fetch_add(threadInstr_) + threadInstr_ > s_.budget)
-        s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
-                        " thread-instructions exhausted (raise it or shrink the launch)");
-      warpInstr_ = threadInstr_ = skippedInstr_ = 0;
-      if (x_.failed) { s_.fail(bl, x_.error); break; }
+      bool ok = s_.replicate && bl == 0 ? runWithReplicas(bl) : runOne(bl);
+      if (!ok) break;
     }
   }
 
+private:
+  void setBlock(std::uint64_t bl) {
+    const auto &g = s_.spec->grid;
+    x_.blockLinear = static_cast<std::uint32_t>(bl);
+    x_.block[0] = static_cast<std::uint32_t>(bl % g[0]);
+    x_.block[1] = static_cast<std::uint32_t>((bl / g[0]) % g[1]);
+    x_.block[2] = static_cast<std::uint32_t>(bl / (std::uint64_t(g[0]) * g[1]));
+  }
+  /// Adds the block's counts (`copies` times: the block and its replicas) to the launch; false
+  /// (and the launch fails) on an error or an exhausted budget.
+  bool account(std::uint64_t bl, std::uint64_t copies = 1) {
+    s_.warpInstr += warpInstr_ * copies;
+    s_.threadInstr += threadInstr_ * copies;
+    s_.skippedInstr += skippedInstr_ * copies;
+    std::uint64_t t = threadInstr_ * copies;
+    if (s_.used.fetch_add(t) + t > s_.budget)
+      s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
+                      " thread-instructions exhausted (raise it or shrink the launch)");
+    warpInstr_ = threadInstr_ = skippedInstr_ = 0;
+    if (x_.failed) { s_.fail(bl, x_.error); return false; }
+    return !s_.abort;
+  }
+  bool runOne(std::uint64_t bl) {
+    setBlock(bl);
+    runBlock();
+    return account(bl);
+  }
+
+  /// Passes events on and shows them to the symmetry proof.
+  struct Recorder : model::AccessListener {
+    model::AccessListener *to = nullptr;
+    Symmetry *sym = nullptr;
+    void onAccess(const model::AccessEvent &e) override {
+      to->onAccess(e);
+      sym->onEvent(e);
+    }
+  };
+
+  /// Runs block `bl` while proving block symmetry (Symmetry.h); the proof, or nullptr when the
+  /// block failed. The block's events reach the listener either way.
+  std::unique_ptr<Symmetry> runTracked(std::uint64_t bl, std::uint64_t &warpI, std::uint64_t &threadI,
+                                       std::uint64_t &skippedI, bool &ok) {
+    setBlock(bl);
+    const auto &g = s_.spec->grid;
+    auto sym = std::make_unique<Symmetry>(*x_.prog, std::array<std::uint32_t, 3>{g[0], g[1], g[2]},
+                                          std::array<std::uint32_t, 3>{x_.block[0], x_.block[1], x_.block[2]}, nWarps_);
+    Recorder rec;
+    rec.to = x_.listener;
+    rec.sym = sym.get();
+    x_.listener = &rec;
+    sym_ = sym.get();
+    runBlock();
+    x_.listener = rec.to;
+    sym_ = nullptr;
+    warpI = warpInstr_, threadI = threadInstr_, skippedI = skippedInstr_;
+    ok = account(bl);
+    return sym;
+  }
+
+  /// Block `bl` (0) proves symmetry; then the blocks no worker took yet are replicas of it, or
+  /// of another representative where their moves are not multiples of 128 bytes from it.
+  bool runWithReplicas(std::uint64_t bl) {
+    std::uint64_t wi = 0, ti = 0, si = 0;
+    bool ok = true;
+    auto sym = runTracked(bl, wi, ti, si, ok);
+    if (!ok) return false;
+    if (!sym->ok()) {
+      std::lock_guard<std::mutex> lock(s_.mu);
+      if (s_.symmetryWhy.empty()) s_.symmetryWhy = sym->why();
+      return true; // the others run block by block
+    }
+    std::uint64_t from = s_.nextBlock.exchange(s_.totalBlocks);
+    if (from >= s_.totalBlocks) return true;
+    std::vector<std::uint64_t> todo;
+    todo.reserve(s_.totalBlocks - from);
+    for (std::uint64_t b = from; b < s_.totalBlocks; ++b) todo.push_back(b);
+    std::array<std::uint32_t, 3> rep{x_.block[0], x_.block[1], x_.block[2]};
+    std::uint64_t repLinear = bl;
+    for (;;) {
+      if (!replicate(*sym, rep, repLinear, todo, wi, ti, si)) return false;
+      if (todo.empty()) return true;
+      // Another class (moves not a multiple of 128 bytes from this representative): its lowest
+      // block proves again and stands for its class.
+      std::uint64_t r = todo.front();
+      todo.erase(todo.begin());
+      sym = runTracked(r, wi, ti, si, ok);
+      if (!ok) return false;
+      if (!sym->ok()) { // cannot happen for a proof that held for block 0; run the rest plainly
+        for (std::uint64_t b : todo)
+          if (!runOne(b)) return false;
+        return true;
+      }
+      rep = {x_.block[0], x_.block[1], x_.block[2]};
+      repLinear = r;
+    }
+  }
+
+  /// Hands the blocks of `todo` whose every group moves by a multiple of 128 bytes from `rep`
+  /// to the listener as replicas, adds their counts, and removes them from `todo`.
+  bool replicate(const Symmetry &sym, std::array<std::uint32_t, 3> rep, std::uint64_t repLinear,
+                 std::vector<std::uint64_t> &todo, std::uint64_t wi, std::uint64_t ti, std::uint64_t si) {
+    const auto &g = s_.spec->grid;
+    model::BlockReplicas r;
+    r.events = &sym.events;
+    r.group = &sym.group;
+    r.coef = sym.coef;
+    r.rep = rep;
+    std::vector<std::uint64_t> rest;
+    for (std::uint64_t b : todo) {
+      std::array<std::uint32_t, 3> c{static_cast<std::uint32_t>(b % g[0]), static_cast<std::uint32_t>((b / g[0]) % g[1]),
+                                     static_cast<std::uint32_t>(b / (std::uint64_t(g[0]) * g[1]))};
+      bool alike = true;
+      for (const auto &k : sym.coef) {
+        std::int64_t d = 0;
+        for (int i = 0; i < 3; ++i) d += k[i] * (std::int64_t(c[i]) - std::int64_t(rep[i]));
+        if (d % 128 != 0) { alike = false; break; }
+      }
+      if (!alike) { rest.push_back(b); continue; }
+      r.blocks.push_back(c);
+      r.blockLinear.push_back(static_cast<std::uint32_t>(b));
+    }
+    todo.swap(rest);
+    if (r.blocks.empty()) return true;
+    x_.listener->onReplicas(r);
+    warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
+    s_.replicated += r.blocks.size();
+    return account(repLinear, r.blocks.size());
+  }
+
+public:
   // ---- thread block clusters (Hopper, issue 9): runClusters() runs a cluster's blocks together,
   // one Worker per block rank, one sweep of each block's warps in turn (ClusterOps.cpp).
   void clusterStart(std::uint64_t bl, ClusterState *cs, std::uint32_t rank) {
@@ -287,13 +409,16 @@ private:
                   x_.blockStr() + " at " + p.where(in) + " (raise it or shrink the launch)");
           break;
         }
+        if (sym_) sym_->control(x_, in, m);
         in.fn(x_, in, m);
         if (x_.yield) { x_.yield = false, yielded_ = true; break; } // an mbarrier try_wait waits
         g = pick(w);
         continue;
       }
       std::uint32_t eff = in.guard.kind == OpKind::None ? m : (m & x_.predMask(in.guard));
+      if (sym_) sym_->before(x_, in, m, eff);
       if (eff || in.emit) in.fn(x_, in, eff);
+      if (sym_) sym_->after(x_, in, eff);
       if (traceLane_ >= 0 && (eff >> traceLane_ & 1)) traceStep(in);
       ++g->pc;
       if (x_.yield) { x_.yield = false, yielded_ = true; break; } // a wait failed: others run first
@@ -323,6 +448,7 @@ private:
 
   Shared &s_;
   Exec x_;
+  Symmetry *sym_ = nullptr; ///< the block under way proves symmetry (runTracked)
   std::unique_ptr<Warp[]> warps_;
   std::vector<std::uint8_t> shared_;
   std::uint32_t tpb_ = 0, nWarps_ = 0;
@@ -599,6 +725,10 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
       }
     }
   }
+  // Block symmetry (Symmetry.h): address-only runs of plain grids, unless WARPLENS_SASS_REPLICATE=0.
+  if (const char *e = std::getenv("WARPLENS_SASS_REPLICATE"); prog->sliced && !sh.cluster[0] && sh.totalBlocks > 1 &&
+                                                               !(e && std::string(e) == "0"))
+    sh.replicate = true;
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
@@ -615,6 +745,11 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   run.stats.threadInstructions = sh.threadInstr;
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;
+  run.stats.replicatedBlocks = sh.replicated;
+  if (std::getenv("WARPLENS_SASS_SYMMETRY"))
+    std::fprintf(stderr, "symmetry %s: %llu of %llu blocks replicated%s%s\n", fn.name.c_str(),
+                 static_cast<unsigned long long>(sh.replicated.load()), static_cast<unsigned long long>(sh.totalBlocks),
+                 sh.symmetryWhy.empty() ? "" : "; not proven: ", sh.symmetryWhy.c_str());
   run.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

@@ -1,0 +1,208 @@
+// Block symmetry (sassemu/Symmetry.h) on hand-written listings: which blocks become replicas,
+// their moves in bytes per block step (derived by hand from the listing), and that the replicas'
+// events are exactly the events full execution makes.
+#include "launch/LaunchSpec.h"
+#include "model/AccessEvent.h"
+#include "sass/SassListing.h"
+#include "sassemu/Cubin.h"
+#include "sassemu/Engine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <tuple>
+
+using namespace warplens;
+
+namespace {
+
+struct Replicas {
+  std::vector<std::array<std::int64_t, 3>> coef;
+  std::array<std::uint32_t, 3> rep;
+  std::vector<std::uint32_t> blocks;
+};
+
+/// Keeps every event, and expands replicas into the events they stand for.
+struct Keeper : model::AccessListener {
+  std::vector<model::AccessEvent> *events;
+  std::vector<Replicas> *replicas;
+  std::mutex *mu;
+  void onAccess(const model::AccessEvent &e) override {
+    std::lock_guard<std::mutex> l(*mu);
+    events->push_back(e);
+  }
+  void onReplicas(const model::BlockReplicas &r) override {
+    {
+      std::lock_guard<std::mutex> l(*mu);
+      replicas->push_back({r.coef, r.rep, r.blockLinear});
+    }
+    AccessListener::onReplicas(r); // the default: every moved event through onAccess
+  }
+};
+
+struct Out {
+  std::vector<model::AccessEvent> events;
+  std::vector<Replicas> replicas;
+  std::string error;
+  std::uint64_t replicated = 0, threadInstr = 0;
+};
+
+std::string wrap(const std::string &body) {
+  return "//--------------------- .text.k --------------------------\nk:\n.text.k:\n" + body;
+}
+
+/// One buffer parameter `out` of `n` ints at c[0x0][0x210].
+Out run(const std::string &body, std::array<std::uint32_t, 3> grid, std::uint32_t block, std::uint64_t n,
+        bool addressOnly, unsigned threads = 1) {
+  Out o;
+  auto fns = sass::parseListing(wrap(body), "sym.sass");
+  EXPECT_TRUE(fns.ok());
+  const sass::SassFunction *fn = sass::findFunction(*fns, "k");
+  sassemu::Cubin c;
+  c.kernels["k"].name = "k";
+  c.kernels["k"].params.push_back({});
+  c.kernels["k"].params[0].offset = 0;
+  c.kernels["k"].params[0].size = 8;
+  launch::LaunchSpec s;
+  s.name = "sym";
+  s.grid = grid;
+  s.block = {block, 1, 1};
+  launch::ArgSpec a;
+  a.isBuffer = true;
+  a.buffer = "out";
+  a.type = launch::ScalarType::I32;
+  a.count = n;
+  a.init = "zero";
+  s.args.push_back(a);
+  auto bufs = launch::makeBuffers(s);
+  EXPECT_TRUE(bufs.ok());
+  std::mutex mu;
+  emu::EmuOptions eo;
+  eo.threads = threads;
+  eo.addressOnly = addressOnly;
+  auto r = sassemu::runLaunch(*fn, c, s, *bufs, [&] {
+    auto k = std::make_unique<Keeper>();
+    k->events = &o.events;
+    k->replicas = &o.replicas;
+    k->mu = &mu;
+    return k;
+  }, eo, "sym.sass");
+  if (!r.ok()) o.error = r.error().message;
+  else o.replicated = r->stats.replicatedBlocks, o.threadInstr = r->stats.threadInstructions;
+  return o;
+}
+
+/// Events in a canonical order with only what models read.
+std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::vector<std::uint64_t>>>
+canon(const std::vector<model::AccessEvent> &ev) {
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::vector<std::uint64_t>>> v;
+  for (const auto &e : ev) {
+    std::vector<std::uint64_t> a;
+    for (unsigned l = 0; l < 32; ++l)
+      if (e.active.test(l)) a.push_back(e.addr[l].value);
+    v.emplace_back(e.block, e.warp, e.site, e.active.bits, a);
+  }
+  std::stable_sort(v.begin(), v.end());
+  return v;
+}
+
+// out[blockIdx.x * 32 + threadIdx.x] = i: each block stores 128 bytes, one block further on.
+const char *kAffine =
+    "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+    "        /*0010*/                   S2R R3, SR_CTAID.X ;\n"
+    "        /*0020*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+    "        /*0030*/                   LEA R0, R3, R0, 0x5 ;\n"
+    "        /*0040*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+    "        /*0050*/                   STG.E [R4.64], R0 ;\n"
+    "        /*0060*/                   EXIT ;\n";
+
+} // namespace
+
+TEST(SassSymmetry, AffineStoresReplicateWithTheHandComputedMove) {
+  Out full = run(kAffine, {8, 1, 1}, 32, 256, false);
+  Out addr = run(kAffine, {8, 1, 1}, 32, 256, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  EXPECT_TRUE(full.replicas.empty());
+  ASSERT_EQ(addr.replicas.size(), 1u); // one worker: block 0 proves, blocks 1..7 are its replicas
+  EXPECT_EQ(addr.replicated, 7u);
+  const Replicas &r = addr.replicas[0];
+  ASSERT_EQ(r.coef.size(), 1u);
+  EXPECT_EQ(r.coef[0], (std::array<std::int64_t, 3>{128, 0, 0})); // 32 ints per block step
+  EXPECT_EQ(r.rep, (std::array<std::uint32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(r.blocks, (std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(full.threadInstr, addr.threadInstr); // 7 instructions x 32 lanes x 8 blocks
+  EXPECT_EQ(full.threadInstr, 7u * 32 * 8);
+  EXPECT_EQ(canon(full.events), canon(addr.events));
+  // Block 5 lane 3 stores out[5 * 32 + 3]: 163 ints past the buffer's base.
+  std::uint64_t base = full.events[0].addr[0].value;
+  for (const auto &e : full.events) base = std::min(base, e.addr[0].value);
+  bool seen = false;
+  for (const auto &e : addr.events)
+    if (e.block == 5) {
+      seen = true;
+      EXPECT_EQ(e.addr[3].value, base + 4 * 163);
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(SassSymmetry, MovesOfSixtyFourBytesMakeTwoClasses) {
+  // out[blockIdx.x * 16 + threadIdx.x], 16 threads: 64 bytes per block step. Blocks an even
+  // number of steps apart move by multiples of 128 bytes: block 0 stands for 2, 4, 6 and
+  // block 1 (the lowest of the other class) for 3, 5, 7.
+  std::string body = kAffine;
+  body.replace(body.find("LEA R0, R3, R0, 0x5"), 19, "LEA R0, R3, R0, 0x4");
+  Out full = run(body, {8, 1, 1}, 16, 128, false);
+  Out addr = run(body, {8, 1, 1}, 16, 128, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  ASSERT_EQ(addr.replicas.size(), 2u);
+  EXPECT_EQ(addr.replicas[0].coef[0][0], 64);
+  EXPECT_EQ(addr.replicas[0].blocks, (std::vector<std::uint32_t>{2, 4, 6}));
+  EXPECT_EQ(addr.replicas[1].rep[0], 1u);
+  EXPECT_EQ(addr.replicas[1].blocks, (std::vector<std::uint32_t>{3, 5, 7}));
+  EXPECT_EQ(addr.replicated, 6u);
+  EXPECT_EQ(canon(full.events), canon(addr.events));
+}
+
+TEST(SassSymmetry, AGuardThatDependsOnTheBlockParityIsNotProven) {
+  // Only odd blocks store (blockIdx.x & 1): the guard differs between blocks, so every block runs.
+  std::string body =
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   S2R R3, SR_CTAID.X ;\n"
+      "        /*0020*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+      "        /*0030*/                   LOP3.LUT R6, R3, 0x1, RZ, 0xc0, !PT ;\n"
+      "        /*0040*/                   ISETP.NE.AND P0, PT, R6, RZ, PT ;\n"
+      "        /*0050*/                   LEA R0, R3, R0, 0x5 ;\n"
+      "        /*0060*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+      "        /*0070*/               @P0 STG.E [R4.64], R0 ;\n"
+      "        /*0080*/                   EXIT ;\n";
+  Out full = run(body, {8, 1, 1}, 32, 256, false);
+  Out addr = run(body, {8, 1, 1}, 32, 256, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  EXPECT_TRUE(addr.replicas.empty());
+  EXPECT_EQ(addr.replicated, 0u);
+  EXPECT_EQ(canon(full.events), canon(addr.events));
+  unsigned stores = 0;
+  for (const auto &e : addr.events) stores += e.active.count() == 32;
+  EXPECT_EQ(stores, 4u); // blocks 1, 3, 5, 7
+}
+
+TEST(SassSymmetry, AnAccessLeavingItsBufferInSomeBlockIsReportedAsInFullMode) {
+  // 7 blocks' worth of buffer for 8 blocks: block 7 writes past the end. The proof's bounds check
+  // over the grid fails, so block 7 runs and reports what full execution reports.
+  Out full = run(kAffine, {8, 1, 1}, 32, 224, false);
+  Out addr = run(kAffine, {8, 1, 1}, 32, 224, true);
+  ASSERT_FALSE(full.error.empty());
+  EXPECT_EQ(full.error, addr.error);
+  EXPECT_NE(full.error.find("block (7,0,0)"), std::string::npos) << full.error;
+}
+
+TEST(SassSymmetry, TwoWorkersGiveTheSameEvents) {
+  Out one = run(kAffine, {64, 1, 1}, 32, 2048, true, 1);
+  Out two = run(kAffine, {64, 1, 1}, 32, 2048, true, 2);
+  Out full = run(kAffine, {64, 1, 1}, 32, 2048, false, 2);
+  ASSERT_TRUE(one.error.empty() && two.error.empty() && full.error.empty());
+  EXPECT_EQ(canon(one.events), canon(full.events));
+  EXPECT_EQ(canon(two.events), canon(full.events));
+  EXPECT_EQ(one.replicated, 63u);
+}
