@@ -28,6 +28,14 @@ void L1ReuseListener::SectorSet::insert(std::uint64_t key) {
   }
 }
 
+std::vector<std::uint64_t> L1ReuseListener::SectorSet::values() const {
+  std::vector<std::uint64_t> v;
+  v.reserve(size_);
+  for (std::uint64_t k : slots_)
+    if (k != kEmpty) v.push_back(k);
+  return v;
+}
+
 L1ReuseListener::SectorSet &L1ReuseListener::blockSet(std::uint32_t block) {
   if (block == lastBlock_ && last_) return *last_;
   auto it = live_.find(block);
@@ -86,18 +94,24 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
 void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   if (r.blocks.empty()) return;
   L1ReuseListener one;
-  std::vector<std::vector<std::uint64_t>> loads(r.coef.size()); // per group: sectors loaded
+  // Per group: the representative's distinct sectors loaded (a set, and their span).
+  struct Group {
+    SectorSet set;
+    std::uint64_t lo = ~std::uint64_t(0), hi = 0;
+  };
+  std::vector<Group> loads(r.coef.size());
   for (std::size_t k = 0; k < r.events->size(); ++k) {
     model::AccessEvent e = (*r.events)[k];
     e.block = 0;
     one.onAccess(e);
     if (e.skipped || e.companion || e.space != model::Space::Global || e.op != model::Op::Load) continue;
     const unsigned width = std::max<unsigned>(1, e.widthBytes);
+    Group &g = loads[(*r.group)[k]];
+    std::uint64_t prev = ~std::uint64_t(0);
     for (std::uint32_t m = e.active.bits; m; m &= m - 1) {
       const std::uint64_t first = e.addr[std::countr_zero(m)].value, last = first + width - 1;
-      auto &v = loads[(*r.group)[k]];
       for (std::uint64_t s = first >> 5; s <= (last >> 5); ++s)
-        if (v.empty() || v.back() != s) v.push_back(s); // lanes repeat sectors
+        if (s != prev) g.set.insert(s), g.lo = std::min(g.lo, s), g.hi = std::max(g.hi, s), prev = s;
     }
   }
   const std::uint64_t n = r.blocks.size();
@@ -105,35 +119,35 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   storeLines_ += one.storeLines_ * n;
   std::vector<std::size_t> used;
   for (std::size_t g = 0; g < loads.size(); ++g)
-    if (!loads[g].empty()) used.push_back(g);
+    if (loads[g].set.size()) used.push_back(g);
   bool alike = true;
   for (std::size_t g : used) alike = alike && r.coef[g] == r.coef[used[0]];
   if (alike) { // every replica's set is the representative's, moved
     closedMisses_ += one.missSectors() * n;
     return;
   }
-  for (std::size_t g : used) {
-    std::sort(loads[g].begin(), loads[g].end());
-    loads[g].erase(std::unique(loads[g].begin(), loads[g].end()), loads[g].end());
-  }
+  std::vector<std::vector<std::uint64_t>> lists; // built only if some replica's groups overlap
   for (std::size_t i = 0; i < r.blocks.size(); ++i) {
     // Groups whose moved sector spans do not overlap add up; otherwise count the union.
     bool disjoint = true;
     for (std::size_t a = 0; a < used.size() && disjoint; ++a)
       for (std::size_t b = a + 1; b < used.size() && disjoint; ++b) {
-        const auto &la = loads[used[a]], &lb = loads[used[b]];
+        const Group &ga = loads[used[a]], &gb = loads[used[b]];
         std::int64_t da = r.shift(used[a], i) / 32, db = r.shift(used[b], i) / 32;
-        std::uint64_t a0 = la.front() + da, a1 = la.back() + da, b0 = lb.front() + db, b1 = lb.back() + db;
-        disjoint = a1 < b0 || b1 < a0;
+        disjoint = ga.hi + da < gb.lo + db || gb.hi + db < ga.lo + da;
       }
     if (disjoint) {
-      for (std::size_t g : used) closedMisses_ += loads[g].size();
+      for (std::size_t g : used) closedMisses_ += loads[g].set.size();
       continue;
+    }
+    if (lists.empty()) {
+      lists.resize(loads.size());
+      for (std::size_t g : used) lists[g] = loads[g].set.values();
     }
     SectorSet set;
     for (std::size_t g : used) {
       const std::uint64_t d = static_cast<std::uint64_t>(r.shift(g, i) / 32);
-      for (std::uint64_t s : loads[g]) set.insert(s + d);
+      for (std::uint64_t s : lists[g]) set.insert(s + d);
     }
     closedMisses_ += set.size();
   }

@@ -38,6 +38,7 @@ public:
   public:
     void insert(std::uint64_t key);
     std::size_t size() const { return size_; }
+    std::vector<std::uint64_t> values() const; ///< in no particular order
 
   private:
     static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);

@@ -56,46 +56,28 @@ void DramSectorModel::orWriteMask(std::uint64_t sector, std::uint32_t mask) {
   (*lastWrite_)[sector & (kSectors - 1)] |= mask;
 }
 
+DramSectorModel::DramSectorModel(const DramSectorModel &c, bool)
+    : sectorShift_(c.sectorShift_), sectorBytes_(c.sectorBytes_), fetchSectors_(c.fetchSectors_),
+      fillPartialWrites_(c.fillPartialWrites_) {}
+
 void DramSectorModel::onReplicas(const BlockReplicas &r) {
   if (r.blocks.empty()) return;
   const std::size_t groups = r.coef.size();
+  // Per group, the representative's distinct sectors: marked into a model of their own (no sort).
+  std::vector<DramSectorModel> rep;
+  rep.reserve(groups);
+  for (std::size_t g = 0; g < groups; ++g) rep.emplace_back(*this, true);
+  for (std::size_t k = 0; k < r.events->size(); ++k) rep[(*r.group)[k]].onAccess((*r.events)[k]);
   std::vector<std::vector<std::uint64_t>> reads(groups);
   std::vector<std::vector<std::pair<std::uint64_t, std::uint32_t>>> writes(groups);
-  for (std::size_t k = 0; k < r.events->size(); ++k) {
-    const AccessEvent &e = (*r.events)[k];
-    if (e.space != Space::Global) continue;
-    const unsigned width = e.widthBytes ? e.widthBytes : 1;
-    const std::uint32_t g = (*r.group)[k];
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      if (!e.active.test(lane)) continue;
-      const std::uint64_t a = e.addr[lane].value;
-      if (e.op != Op::Store) {
-        for (std::uint64_t sec = a >> sectorShift_; sec <= (a + width - 1) >> sectorShift_; ++sec)
-          if (reads[g].empty() || reads[g].back() != sec) reads[g].push_back(sec); // lanes repeat sectors
-        continue;
-      }
-      for (std::uint64_t b = a; b < a + width;) { // as markWrite
-        std::uint64_t sec = b >> sectorShift_;
-        unsigned first = static_cast<unsigned>(b & (sectorBytes_ - 1));
-        unsigned end = static_cast<unsigned>(std::min<std::uint64_t>(a + width - (b - first), sectorBytes_));
-        std::uint32_t bits = (end - first >= 32 ? 0xffffffffu : ((1u << (end - first)) - 1u)) << first;
-        writes[g].push_back({sec, bits});
-        b += end - first;
-      }
-    }
-  }
   for (std::size_t g = 0; g < groups; ++g) {
-    auto &rd = reads[g];
-    std::sort(rd.begin(), rd.end());
-    rd.erase(std::unique(rd.begin(), rd.end()), rd.end());
-    auto &wr = writes[g];
-    std::sort(wr.begin(), wr.end());
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < wr.size(); ++i) {
-      if (out && wr[out - 1].first == wr[i].first) wr[out - 1].second |= wr[i].second;
-      else wr[out++] = wr[i];
-    }
-    wr.resize(out);
+    for (const auto &[page, bits] : rep[g].pages_)
+      for (std::size_t w = 0; w < kWords; ++w)
+        for (std::uint64_t b = bits[w]; b; b &= b - 1)
+          reads[g].push_back((page << kPageShift) | (w * 64 + unsigned(std::countr_zero(b))));
+    for (const auto &[page, masks] : rep[g].written_)
+      for (std::size_t i = 0; i < kSectors; ++i)
+        if (masks[i]) writes[g].push_back({(page << kPageShift) | i, masks[i]});
   }
   for (std::size_t i = 0; i < r.blocks.size(); ++i)
     for (std::size_t g = 0; g < groups; ++g) {

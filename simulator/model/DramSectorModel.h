@@ -22,6 +22,7 @@ namespace warplens::model {
 class DramSectorModel : public AccessListener {
 public:
   explicit DramSectorModel(const arch::ArchSpec &arch);
+  DramSectorModel(const DramSectorModel &config, bool empty); ///< the same rules, nothing marked
   void onAccess(const AccessEvent &event) override;
   /// Marks each replica's sectors: per group of events the representative's distinct sectors
   /// read and byte masks written, moved by the replica's shift (whole sectors: 128-byte moves).

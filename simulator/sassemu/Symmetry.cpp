@@ -58,6 +58,12 @@ Val lnot(const Val &x) {
 }
 bool tainted(const Val &x) { return x.t != Taint::Same; }
 
+const std::array<Val, 32> &allOf(Taint t) {
+  static const std::array<Val, 32> opaque = [] { std::array<Val, 32> a; a.fill(Val::opaque()); return a; }();
+  static const std::array<Val, 32> same{};
+  return t == Taint::Opaque ? opaque : same;
+}
+
 std::string_view baseOf(const Instr &in) {
   std::string_view b = in.base;
   if (b.size() > 1 && b[0] == 'U' && b != "UMOV" && b != "UBLKCP") return b.substr(1);
@@ -104,10 +110,11 @@ Form Symmetry::norm(Form f) const {
 bool Symmetry::rangeOf(const Form &f, I128 &lo, I128 &hi) const {
   lo = hi = f.v;
   if (!f.moves()) return true;
-  if (f.c[0] == memoC_[0] && f.c[1] == memoC_[1] && f.c[2] == memoC_[2]) { // lanes and loops repeat coefficients
-    lo += memoLo_, hi += memoHi_;
-    return true;
-  }
+  for (const RangeMemo &m : memo_)
+    if (f.c[0] == m.c[0] && f.c[1] == m.c[1] && f.c[2] == m.c[2]) {
+      lo += m.lo, hi += m.hi;
+      return true;
+    }
   const I128 cap = kOne << 92;
   for (int i = 0; i < 3; ++i) {
     if (f.c[i] > cap || f.c[i] < -cap) return false;
@@ -115,8 +122,9 @@ bool Symmetry::rangeOf(const Form &f, I128 &lo, I128 &hi) const {
     lo += std::min(a, b);
     hi += std::max(a, b);
   }
-  for (int i = 0; i < 3; ++i) memoC_[i] = f.c[i];
-  memoLo_ = lo - f.v, memoHi_ = hi - f.v;
+  RangeMemo &m = memo_[memoNext_++ % std::size(memo_)];
+  for (int i = 0; i < 3; ++i) m.c[i] = f.c[i];
+  m.lo = lo - f.v, m.hi = hi - f.v;
   return true;
 }
 
@@ -279,7 +287,10 @@ void Symmetry::pushWrite(OpKind kind, std::uint32_t index, std::uint32_t mask, c
   if (kind == OpKind::Reg && index == kRZ) return;
   if (kind == OpKind::UReg && index == kURZ) return;
   if ((kind == OpKind::Pred || kind == OpKind::UPred) && index == kPT) return;
-  writes_.push_back({kind, index, mask, v});
+  if (nWrites_ == std::size(writes_)) { why_ = "an instruction writes more than the proof tracks"; return; }
+  Write &w = writes_[nWrites_++];
+  w.kind = kind, w.index = index, w.mask = mask;
+  for (std::uint32_t m = mask; m; m &= m - 1) w.v[std::countr_zero(m)] = v[std::countr_zero(m)];
 }
 
 void Symmetry::control(const Exec &x, const Instr &in, std::uint32_t m) {
@@ -307,7 +318,7 @@ void Symmetry::control(const Exec &x, const Instr &in, std::uint32_t m) {
 }
 
 void Symmetry::before(Exec &x, const Instr &in, std::uint32_t m, std::uint32_t eff) {
-  writes_.clear();
+  nWrites_ = 0;
   pendingAddr_ = false;
   if (!ok()) return;
   if (predOpaque(x, in.guard, m)) return fail(in, "its guard differs between blocks");
@@ -393,16 +404,12 @@ void Symmetry::before(Exec &x, const Instr &in, std::uint32_t m, std::uint32_t e
     }
     bool writesData = (in.memOp == model::Op::Load && !in.noData) || in.memOp == model::Op::Atomic;
     if (writesData && !in.ops.empty() && (in.ops[0].kind == OpKind::Reg || in.ops[0].kind == OpKind::UReg)) {
-      std::array<Val, 32> v;
-      v.fill(Val::opaque());
       unsigned words = std::max(1u, unsigned(in.width) / 4);
-      for (unsigned k = 0; k < words; ++k) pushWrite(in.ops[0].kind, in.ops[0].index + k, eff, v); // loaded values
+      for (unsigned k = 0; k < words; ++k) pushWrite(in.ops[0].kind, in.ops[0].index + k, eff, allOf(Taint::Opaque)); // loaded values
     }
     for (std::size_t k = 1; k < in.ops.size(); ++k) // a load's predicate result (LDG P0, ...): opaque too
       if (writesData && (in.ops[k].kind == OpKind::Pred || in.ops[k].kind == OpKind::UPred) && k == 1) {
-        std::array<Val, 32> v;
-        v.fill(Val::opaque());
-        pushWrite(in.ops[k].kind, in.ops[k].index, eff, v);
+        pushWrite(in.ops[k].kind, in.ops[k].index, eff, allOf(Taint::Opaque));
       }
     return;
   }
@@ -412,26 +419,27 @@ void Symmetry::generic(Exec &x, const Instr &in, std::uint32_t eff, bool anyTain
   // Destinations: the first operand (two registers for 64-bit forms, where the second is only
   // "maybe"), up to two predicates right after it, and a register after a predicate first one
   // (LOP3 P0, R5, ..., SHFL PT, R5, ...).
-  std::vector<std::pair<std::size_t, unsigned>> defs; // operand, registers
+  std::pair<std::size_t, unsigned> defs[4]; // operand, registers
+  unsigned nd = 0;
   std::size_t i = 0;
   if (!in.ops.empty()) {
     const Operand &d = in.ops[0];
     bool pred = d.kind == OpKind::Pred || d.kind == OpKind::UPred;
-    defs.push_back({0, is64Form(in) || in.base == "CS2R" ? 2u : 1u});
+    defs[nd++] = {0, is64Form(in) || in.base == "CS2R" ? 2u : 1u};
     i = 1;
     unsigned np = pred ? 1 : 0;
     while (i < in.ops.size() && (in.ops[i].kind == OpKind::Pred || in.ops[i].kind == OpKind::UPred) && np < 2 &&
            i + 1 < in.ops.size())
-      defs.push_back({i++, 1}), ++np;
+      defs[nd++] = {i++, 1}, ++np;
     if (pred && i == 1 && i < in.ops.size() && (in.ops[i].kind == OpKind::Reg || in.ops[i].kind == OpKind::UReg))
-      defs.push_back({i++, 1});
+      defs[nd++] = {i++, 1};
   }
   (void)i; // every operand after the first counts as read (readsTaint from 1): a register taken
            // for a destination here that is in fact a source does not escape (conservative)
-  for (auto [k, n] : defs) {
+  for (unsigned di = 0; di < nd; ++di) {
+    auto [k, n] = defs[di];
     const Operand &d = in.ops[k];
-    std::array<Val, 32> v;
-    v.fill(anyTaint ? Val::opaque() : Val::same(0));
+    const std::array<Val, 32> &v = allOf(anyTaint ? Taint::Opaque : Taint::Same);
     if (d.kind == OpKind::Reg || d.kind == OpKind::UReg) {
       pushWrite(d.kind, d.index, eff, v);
       // A 64-bit form's second register: surely written by CS2R R, SRZ and LDC.64 (same in every
@@ -457,8 +465,11 @@ bool Symmetry::rule(Exec &x, const Instr &in, std::uint32_t eff) {
     }
     return false;
   };
-  std::array<Val, 32> d, hiOut, p0, p1;
-  for (unsigned l = 0; l < 32; ++l) d[l] = hiOut[l] = p0[l] = p1[l] = Val::opaque();
+  std::array<Val, 32> &d = scratch_[0], &hiOut = scratch_[1], &p0 = scratch_[2], &p1 = scratch_[3];
+  for (std::uint32_t mm = eff; mm; mm &= mm - 1) {
+    unsigned l = unsigned(std::countr_zero(mm));
+    d[l] = hiOut[l] = p0[l] = p1[l] = Val::opaque();
+  }
   auto lanes = [&](auto &&f) {
     for (unsigned l = 0; l < 32; ++l)
       if (eff >> l & 1) f(l);
@@ -497,7 +508,6 @@ bool Symmetry::rule(Exec &x, const Instr &in, std::uint32_t eff) {
   };
   auto finish = [&](bool pair) {
     pushWrite(in.ops[0].kind, in.ops[0].index, eff, d);
-    if (!writes_.empty()) writes_.back().mask |= 0; // checked below in after()
     if (pair) pushWrite(in.ops[0].kind, in.ops[0].index + 1, eff, hiOut);
     if (nPredOut > 0) pushWrite(in.ops[predOuts[0]].kind, in.ops[predOuts[0]].index, eff, p0);
     if (nPredOut > 1) pushWrite(in.ops[predOuts[1]].kind, in.ops[predOuts[1]].index, eff, p1);
@@ -882,7 +892,8 @@ void Symmetry::after(Exec &x, const Instr &in, std::uint32_t eff) {
   pendingAddr_ = false;
   if (!ok()) return;
   WarpForms &w = warps_[x.w->index];
-  for (const Write &wr : writes_) {
+  for (unsigned wi = 0; wi < nWrites_; ++wi) {
+    const Write &wr = writes_[wi];
     switch (wr.kind) {
     case OpKind::Reg: {
       if (wr.index >= regs_) {
@@ -931,7 +942,7 @@ void Symmetry::after(Exec &x, const Instr &in, std::uint32_t eff) {
       break;
     }
   }
-  writes_.clear();
+  nWrites_ = 0;
 }
 
 void Symmetry::onEvent(const model::AccessEvent &e) {

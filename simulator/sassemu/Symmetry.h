@@ -118,14 +118,20 @@ private:
   std::array<std::uint32_t, 3> grid_, rep_;
   std::vector<WarpForms> warps_;
   std::uint32_t regs_ = 0;
-  std::vector<Write> writes_;
+  Write writes_[6];            ///< what the instruction under way writes (lanes of each mask only)
+  unsigned nWrites_ = 0;
+  std::array<Val, 32> scratch_[4]; ///< rule(): destination, high word, predicate outputs
   bool pendingAddr_ = false;
   bool addrSame_ = false; ///< the pending address is the same in every block (no lane moves)
   std::array<Val, 32> addr_;
   std::uint8_t width_ = 4;
   std::string why_;
   std::unordered_map<std::uint64_t, Val> local_; ///< spilled forms: (warp * 32 + lane) << 32 | local address
-  mutable I128 memoC_[3] = {0, 0, 0}, memoLo_ = 0, memoHi_ = 0; ///< rangeOf's last coefficients
+  struct RangeMemo {
+    I128 c[3] = {0, 0, 0}, lo = 0, hi = 0;
+  };
+  mutable RangeMemo memo_[4]; ///< rangeOf's last coefficient vectors (lanes and loops repeat them)
+  mutable unsigned memoNext_ = 0;
 };
 
 } // namespace warplens::sassemu
