@@ -27,6 +27,19 @@ std::string opSuffix(const std::string &op) {
 //   l1tex__data_bank_conflicts_* also counts arbitration with other L1 traffic; a prediction
 //   cannot, so it is the conflict-free lower bound of that counter.
 // - atomics/reductions: their own _op_atom / _op_red names, emitted only when such records exist.
+/// A generic-address opcode (LD, ST, ATOM, RED): the SASS op counters file it as generic even when
+/// its lanes reach shared memory (H100: clusterSegmentSum's LD.E of a block's own shared memory
+/// through cluster.map_shared_rank has its wavefronts in the shared totals but is not in
+/// smsp__sass_inst_executed_op_shared_ld).
+static bool genericOpcode(const std::string &sass) {
+  std::size_t b = sass.find_first_not_of(' ');
+  if (b != std::string::npos && sass[b] == '@') b = sass.find(' ', b), b = b == std::string::npos ? b : sass.find_first_not_of(' ', b);
+  if (b == std::string::npos) return false;
+  std::size_t e = sass.find_first_of(". ;", b);
+  const std::string base = sass.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  return base == "LD" || base == "ST" || base == "ATOM" || base == "RED";
+}
+
 std::map<std::string, double> totalsFromInstructions(
     const std::vector<launch::InstructionRecord> &instructions) {
   std::map<std::string, double> m;
@@ -77,7 +90,7 @@ std::map<std::string, double> totalsFromInstructions(
           r.wavefrontsConflictFree ? r.wavefrontsConflictFree : r.wavefrontsIdeal;
       const double conflicts = hw > base ? static_cast<double>(hw - base) : 0.0;
       m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + o + ".sum"] += conflicts;
-      m["smsp__sass_inst_executed_op_shared_" + o + ".sum"] += exec;
+      if (!genericOpcode(r.sass)) m["smsp__sass_inst_executed_op_shared_" + o + ".sum"] += exec;
       m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"] += r.wavefronts;
       m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum"] += r.wavefrontsIdeal;
     }

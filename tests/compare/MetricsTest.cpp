@@ -85,3 +85,28 @@ TEST(Metrics, CatalogDescribesEveryProducedName) {
     EXPECT_TRUE(found) << name;
   }
 }
+
+TEST(Metrics, GenericOpcodesReachingSharedAreNotSharedOps) {
+  // cluster_runtime_sum_2 (H100): 16 LDS.128 executions and 16 of a generic LD.E through
+  // cluster.map_shared_rank, 8 of them on the block's own shared memory (1 wavefront each).
+  // smsp__sass_inst_executed_op_shared_ld counts the LDS only (16); the wavefronts count both.
+  auto lds = rec("shared", "ld", 16, 0, 0, 16, 16);
+  lds.sass = "LDS.128 R4, [UR5] ;";
+  auto ld = rec("shared", "ld", 16, 0, 0, 8, 8);
+  ld.sass = "@!P1 LD.E R4, desc[UR8][R4.64] ;";
+  auto m = analysis::totalsFromInstructions({lds, ld});
+  EXPECT_EQ(m["smsp__sass_inst_executed_op_shared_ld.sum"], 16);
+  EXPECT_EQ(m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 24);
+  EXPECT_EQ(m["smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum"], 24);
+  // LDSM / ATOMS are shared opcodes, ATOM / ST generic
+  for (const char *s : {"LDSM.16.M88.4 R16, [R4] ;", "ATOMS.ADD R0, [R2], R3 ;"}) {
+    auto r = rec("shared", "ld", 3, 0, 0, 3, 3);
+    r.sass = s;
+    EXPECT_EQ(analysis::totalsFromInstructions({r})["smsp__sass_inst_executed_op_shared_ld.sum"], 3) << s;
+  }
+  for (const char *s : {"ATOM.E.ADD.STRONG.GPU PT, R0, [R2.64], R3 ;", "ST.E [R2.64], R3 ;"}) {
+    auto r = rec("shared", "ld", 3, 0, 0, 3, 3);
+    r.sass = s;
+    EXPECT_EQ(analysis::totalsFromInstructions({r})["smsp__sass_inst_executed_op_shared_ld.sum"], 0) << s;
+  }
+}
