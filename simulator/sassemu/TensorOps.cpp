@@ -3,9 +3,10 @@
 ///  - HMMA.16816.F32[.BF16] / HMMA.1688.F32[.BF16] (mma.sync m16n8k16 / m16n8k8, f16 or bf16
 ///    inputs, f32 accumulate) and HMMA.16816.F16 / HMMA.1688.F16 (f16 accumulate), with the PTX
 ///    ISA's fragment layouts (groupID = lane / 4, t = lane % 4): A row g / g+8, columns 2t, 2t+1
-///    (+8); B rows 2t, 2t+1 (+8), column g; C/D row g / g+8, columns 2t, 2t+1. Each output is
-///    the exact sum of its products plus C (products of 16-bit values are exact), rounded once
-///    to f32 (f16 for .F16); the GPU's tensor-core adder may round differently in the last bit.
+///    (+8); B rows 2t, 2t+1 (+8), column g; C/D row g / g+8, columns 2t, 2t+1. With f32
+///    accumulate each output is the tensor core's truncating sum (tcSum), bit-exact against the
+///    H100 (kernels/modern/mma16.json); .F16 accumulate: the exact sum rounded once to f16 (not
+///    measured bit for bit).
 ///  - LDSM.16.M88[.2|.4] and LDSM.16.MT88[.2|.4] (ldmatrix, .trans): lanes 8i..8i+7 give the
 ///    row addresses of matrix i (16 bytes each); lane l receives row l/4, elements 2(l%4) and
 ///    2(l%4)+1 (transposed: column l/4). One shared-load event: the row-giving lanes with their
@@ -84,22 +85,21 @@ int expOf(double v) {
   return e - 1;
 }
 
-/// The tensor core's tf32 dot product step, D = C + sum_k a[k] b[k][j] (k < K), as measured on
-/// the H100: every product is exact; the terms are aligned to the largest exponent among C's and
-/// the products' (a product's exponent is the sum of its factors' exponents, before
-/// normalisation), each truncated toward zero to 2^(emax - 25) (25 bits below the leading one);
-/// the exact sum of the truncated terms is rounded toward zero to f32. Non-finite inputs fall
-/// back to a plain double sum (inf / NaN propagate).
-float tf32Sum(const double *a, const double (*b)[8], unsigned j, unsigned K, double c) {
-  double prod[8];
-  int pexp[8];
+/// The tensor core's dot product step with f32 accumulate, D = C + sum_k a[k] b[k] (K <= 16), as
+/// measured on the H100 for tf32 (HMMA.1684 / 1688), f16 and bf16 (HMMA.16816.F32[.BF16]) inputs:
+/// every product is exact; the terms are aligned to the largest exponent among C's and the
+/// products' (a product's exponent is the sum of its factors' exponents, before normalisation),
+/// each truncated toward zero to 2^(emax - 25) (25 bits below the leading one); the exact sum of
+/// the truncated terms is rounded toward zero to f32. Non-finite inputs fall back to a plain double
+/// sum (inf / NaN propagate). Subnormal f16 inputs take their true exponent (not measured).
+float tcSum(const double *a, const double *b, unsigned K, double c) {
+  double prod[16];
   bool finite = std::isfinite(c);
   int emax = INT_MIN;
   for (unsigned k = 0; k < K; ++k) {
-    prod[k] = a[k] * b[k][j]; // exact: 11-bit x 11-bit significands
-    finite = finite && std::isfinite(a[k]) && std::isfinite(b[k][j]);
-    pexp[k] = prod[k] != 0 && finite ? expOf(a[k]) + expOf(b[k][j]) : INT_MIN;
-    emax = std::max(emax, pexp[k]);
+    prod[k] = a[k] * b[k]; // exact: at most 11-bit x 11-bit significands
+    finite = finite && std::isfinite(a[k]) && std::isfinite(b[k]);
+    if (prod[k] != 0 && finite) emax = std::max(emax, expOf(a[k]) + expOf(b[k]));
   }
   if (!finite) {
     double s = c;
@@ -113,12 +113,11 @@ float tf32Sum(const double *a, const double (*b)[8], unsigned j, unsigned K, dou
   std::int64_t sum = 0;
   auto add = [&](double t) {
     if (t == 0) return;
-    double q = std::trunc(std::ldexp(t, -u)); // exact: t has at most 24 significant bits
-    sum += static_cast<std::int64_t>(q);
+    sum += static_cast<std::int64_t>(std::trunc(std::ldexp(t, -u))); // exact: <= 24 significant bits
   };
   add(c);
   for (unsigned k = 0; k < K; ++k) add(prod[k]);
-  double d = std::ldexp(static_cast<double>(sum), u); // exact (|sum| < 2^31)
+  double d = std::ldexp(static_cast<double>(sum), u); // exact (|sum| < 2^32)
   float f = static_cast<float>(d);
   if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f); // toward zero
   return f;
@@ -164,6 +163,12 @@ void hHmma(Exec &x, const Instr &in, U32 m) {
   float d[16][8];
   for (unsigned i = 0; i < 16; ++i)
     for (unsigned j = 0; j < 8; ++j) {
+      if (!f16acc) { // f32 accumulate: the tensor core's truncating sum (tcSum, measured)
+        double bj[16];
+        for (unsigned k = 0; k < K; ++k) bj[k] = b[k][j];
+        d[i][j] = tcSum(a[i], bj, K, c[i][j]);
+        continue;
+      }
       double s = c[i][j];
       for (unsigned k = 0; k < K; ++k) s += a[i][k] * b[k][j];
       d[i][j] = static_cast<float>(s);
@@ -187,7 +192,7 @@ void hHmma(Exec &x, const Instr &in, U32 m) {
 /// HMMA.{1684,1688}.F32.TF32 Rd, Ra, Rb, Rc (mma.sync m16n8k4 / m16n8k8 .tf32, f32 accumulate):
 /// 32-bit elements, PTX ISA fragment layouts (g = lane / 4, t = lane % 4): A register r holds row
 /// g + 8 (r % 2), column t + 4 (r / 2) (2 registers for k4, 4 for k8); B register r row t + 4r,
-/// column g; C/D as the f16 forms. Arithmetic (tf32Sum), bit-exact against the H100's results
+/// column g; C/D as the f16 forms. Arithmetic (tcSum), bit-exact against the H100's results
 /// of kernels/modern/modern2.json (1536 of 1536 outputs of 4 chained HMMA.1688 on raw f32 inputs
 /// and 16 chained HMMA.1684 on cvt.rna-rounded ones; validation/h100/modern2_outputs).
 void hHmmaTf32(Exec &x, const Instr &in, U32 m) {
@@ -211,7 +216,9 @@ void hHmmaTf32(Exec &x, const Instr &in, U32 m) {
     unsigned g = l / 4, t = l % 4;
     for (unsigned r = 0; r < 4; ++r) {
       unsigned i = g + (r >> 1) * 8, j = 2 * t + (r & 1);
-      out[r][l] = std::bit_cast<U32>(tf32Sum(a[i], b, j, K, c[i][j]));
+      double bj[8];
+      for (unsigned k = 0; k < K; ++k) bj[k] = b[k][j];
+      out[r][l] = std::bit_cast<U32>(tcSum(a[i], bj, K, c[i][j]));
     }
   }
   for (unsigned r = 0; r < 4; ++r)
