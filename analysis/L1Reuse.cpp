@@ -162,7 +162,7 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
 std::uint64_t L1ReuseListener::missSectors() const {
   std::uint64_t n = closedMisses_;
   for (const auto &[block, set] : live_) n += set.size();
-  return n;
+  return scaled(n);
 }
 
 } // namespace warplens::analysis

@@ -30,8 +30,10 @@ public:
 
   /// Estimated L1-miss sectors of global loads (distinct sectors per block, summed).
   std::uint64_t missSectors() const;
-  std::uint64_t loadLines() const { return loadLines_; }
-  std::uint64_t storeLines() const { return storeLines_; }
+  std::uint64_t loadLines() const { return scaled(loadLines_); }
+  std::uint64_t storeLines() const { return scaled(storeLines_); }
+  /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
+  void setScale(double f) { scale_ = f; }
 
   /// A block's distinct sectors: open addressing, linear probing (the access stream's hot path).
   class SectorSet {
@@ -48,6 +50,9 @@ public:
 
 private:
   SectorSet &blockSet(std::uint32_t block);
+  std::uint64_t scaled(std::uint64_t v) const { return scale_ == 1 ? v : std::uint64_t(double(v) * scale_ + 0.5); }
+
+  double scale_ = 1;
 
   std::unordered_map<std::uint32_t, SectorSet> live_;
   std::uint32_t lastBlock_ = ~0u;

@@ -22,6 +22,7 @@
 #include "trace/TraceWriter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -78,11 +79,16 @@ private:
 class WorkerListener : public model::AccessListener {
 public:
   WorkerListener(const arch::ArchSpec &arch, const sass::Grouping *grouping, bool wantWorst,
-                 model::AccessListener *trace)
-      : models(arch, wantWorst, trace), dram(arch) {
+                 model::AccessListener *trace, bool sampling = false)
+      : models(arch, wantWorst, trace), dram(arch), arch_(arch), sampling_(sampling) {
     if (grouping) grouper = std::make_unique<sass::GroupingListener>(*grouping, models);
   }
   void onAccess(const model::AccessEvent &e) override {
+    if (sampling_) { // per block, for the confidence intervals (SASS engine: no grouping)
+      auto &c = perBlock[e.block];
+      if (!c) c = std::make_unique<model::StatsCollector>(arch_);
+      c->onAccess(e);
+    }
     dram.onAccess(e);
     reuse.onAccess(e);
     if (grouper) grouper->onAccess(e);
@@ -103,6 +109,11 @@ public:
   model::DramSectorModel dram;
   L1ReuseListener reuse; // time model inputs (analysis/L1Reuse.h)
   std::unique_ptr<sass::GroupingListener> grouper;
+  std::map<std::uint32_t, std::unique_ptr<model::StatsCollector>> perBlock; ///< sampling only
+
+private:
+  const arch::ArchSpec &arch_;
+  bool sampling_ = false;
 };
 
 /// Trace label of a site: "0x01c0 LDS R9, [R6] ; | ld.shared.f32 %f1, [%r9]; | transpose.cu:143".
@@ -167,6 +178,87 @@ std::map<std::uint32_t, std::uint32_t> copyGroupsOf(const sass::Grouping &groupi
   for (std::size_t g = 0; g < ordered.size(); ++g)
     for (std::uint32_t id : ordered[g]) out[id] = static_cast<std::uint32_t>(g + 1);
   return out;
+}
+
+/// Sampling: every count times (grid blocks / blocks run), rounded; per instruction a 95%
+/// confidence interval of the extrapolated total from the spread of the per-block counts
+/// (normal approximation with the finite-population correction, as for a simple random sample
+/// of blocks; the stratified choice makes it conservative). DRAM and L1 estimates scale alike,
+/// as if every block touched data of its own.
+void extrapolate(const emu::LaunchRun &run, std::uint64_t gridBlocks, model::StatsCollector &stats,
+                 model::DramSectorModel &dram, L1ReuseListener &reuse, launch::LaunchResult &result) {
+  const auto &st = run.stats;
+  const double n = double(st.sampledBlocks.size()), big = double(gridBlocks);
+  // Strata (Engine.cpp): the grid's edge blocks and the interior, each sampled evenly.
+  double size[2] = {double(st.strataSize[0]), double(st.strataSize[1])}, taken[2] = {0, 0};
+  std::map<std::uint64_t, std::uint32_t> stratumOf;
+  for (std::size_t i = 0; i < st.sampledBlocks.size(); ++i) {
+    stratumOf[st.sampledBlocks[i]] = st.sampledStratum[i];
+    taken[st.sampledStratum[i]] += 1;
+  }
+  std::vector<std::pair<const model::StatsCollector *, std::uint32_t>> blocks; // per block run
+  for (const auto &l : run.listeners)
+    if (const auto *w = dynamic_cast<const WorkerListener *>(l.get()))
+      for (const auto &[b, c] : w->perBlock) blocks.push_back({c.get(), stratumOf[b]});
+  nlohmann::json ci = nlohmann::json::array();
+  std::map<std::uint32_t, model::InstructionStats> est;
+  for (const auto &[site, total] : stats.sites()) {
+    // Per stratum h: estimate N_h * mean_h, variance N_h^2 (1 - n_h / N_h) s_h^2 / n_h (a block
+    // that did not execute the instruction counts 0).
+    auto estimate = [&, site = site](std::uint64_t model::InstructionStats::*field, double &half) {
+      double sum[2] = {0, 0}, sq[2] = {0, 0}, value = 0, var = 0;
+      for (const auto &[c, h] : blocks) {
+        auto it = c->sites().find(site);
+        double y = it == c->sites().end() ? 0.0 : double(it->second.*field);
+        sum[h] += y, sq[h] += y * y;
+      }
+      for (int h = 0; h < 2; ++h) {
+        if (taken[h] == 0) continue;
+        double mean = sum[h] / taken[h];
+        value += size[h] * mean;
+        if (taken[h] >= 2) {
+          double s2 = std::max(0.0, (sq[h] - taken[h] * mean * mean) / (taken[h] - 1));
+          var += size[h] * size[h] * std::max(0.0, 1 - taken[h] / size[h]) * s2 / taken[h];
+        }
+      }
+      half = 1.96 * std::sqrt(var);
+      return std::uint64_t(value + 0.5);
+    };
+    model::InstructionStats e = total;
+    double h = 0, hExec = 0, hReq = 0, hSec = 0, hWave = 0;
+    e.executed = estimate(&model::InstructionStats::executed, hExec);
+    e.threads = estimate(&model::InstructionStats::threads, h);
+    e.requests = estimate(&model::InstructionStats::requests, hReq);
+    e.sectors = estimate(&model::InstructionStats::sectors, hSec);
+    e.sectorsIdeal = estimate(&model::InstructionStats::sectorsIdeal, h);
+    e.lines = estimate(&model::InstructionStats::lines, h);
+    e.bytes = estimate(&model::InstructionStats::bytes, h);
+    e.wavefronts = estimate(&model::InstructionStats::wavefronts, hWave);
+    e.wavefrontsIdeal = estimate(&model::InstructionStats::wavefrontsIdeal, h);
+    e.wavefrontsConflictFree = estimate(&model::InstructionStats::wavefrontsConflictFree, h);
+    e.wavefrontsHw = estimate(&model::InstructionStats::wavefrontsHw, h);
+    est[site] = e;
+    nlohmann::json row;
+    row["sass_pc"] = std::uint64_t(site) * 16; // SASS engine sites are pc / 16
+    row["executed"] = hExec;
+    row["requests"] = hReq;
+    row["sectors"] = hSec;
+    row["wavefronts"] = hWave;
+    ci.push_back(row);
+  }
+  stats.replaceSites(est);
+  dram.setScale(big / n); // as if every block touched data of its own
+  reuse.setScale(big / n);
+  result.sampling = nlohmann::json::object();
+  result.sampling["blocks"] = st.sampledBlocks.size();
+  result.sampling["of"] = gridBlocks;
+  result.sampling["edge_blocks"] = {{"run", taken[0]}, {"of", st.strataSize[0]}};
+  result.sampling["confidence"] = 0.95;
+  result.sampling["ci95"] = ci;
+  result.notes.push_back("sampled " + std::to_string(st.sampledBlocks.size()) + " of " + std::to_string(gridBlocks) +
+                         " blocks (--sample-blocks; grid edge and interior sampled apart): every count is an "
+                         "estimate, 95% half-widths per instruction in the JSON \"sampling\"; DRAM and L1 "
+                         "figures scale as if every block touched data of its own");
 }
 
 } // namespace
@@ -334,7 +426,10 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   eo.addressOnly = useSass && !traceWriter && (options_.mode == "address" || (options_.mode == "auto" && !checking));
   const sass::Grouping *gp = grouping ? &*grouping : nullptr;
   const bool wantWorst = detail && detail->wantWorst;
-  auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get()); };
+  const std::uint64_t gridBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
+  const bool sampling = useSass && options_.sampleBlocks && options_.sampleBlocks < gridBlocks && !checking && !traceWriter;
+  if (sampling) eo.sampleBlocks = options_.sampleBlocks;
+  auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get(), sampling); };
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
                       : emu::runLaunch(*modulePtr, spec, buffers, makeListener, eo));
   if (useSass) result.mode = run.stats.addressOnly ? "address-only" : "full";
@@ -358,6 +453,8 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
     if (wantWorst && w->models.worst) detail->worst->merge(*w->models.worst);
   }
 
+  if (sampling && !run.stats.sampledBlocks.empty()) extrapolate(run, gridBlocks, stats, dram, reuse, result);
+
   const std::vector<model::SiteInfo> &sites = grouping ? grouping->sassSites : run.sites;
   if (detail) detail->sites = sites;
   const std::map<std::uint32_t, std::uint32_t> copyGroups =
@@ -370,7 +467,10 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   }
   result.metrics = totalsFromInstructions(result.instructions);
   result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());
-  addTimePrediction(spec, options_, run.stats.warpInstructions, dram, reuse, result); // perf/TimeModel.h
+  std::uint64_t warpInstr = run.stats.warpInstructions;
+  if (sampling && !run.stats.sampledBlocks.empty())
+    warpInstr = std::uint64_t(double(warpInstr) * double(gridBlocks) / double(run.stats.sampledBlocks.size()) + 0.5);
+  addTimePrediction(spec, options_, warpInstr, dram, reuse, result); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -34,6 +34,10 @@ struct AnalyzeOptions {
   /// run). auto: address-only when the launch asks for no functional check and no trace is
   /// written, full otherwise.
   std::string mode = "auto";
+  /// SASS engine, launches without a functional check: when the grid has more blocks, run this
+  /// many (stratified) and extrapolate every count, with a 95% confidence interval per
+  /// instruction (LaunchResult::sampling). 0 = exact (every block).
+  std::uint64_t sampleBlocks = 0;
   unsigned threads = 0;      ///< emulator worker threads; 0 = hardware concurrency
   std::string cacheDir;      ///< toolchain cache; empty = $WARPLENS_CACHE or ~/.cache/warplens
   /// When set: every access event the models see (after SASS grouping, with SASS site ids) is

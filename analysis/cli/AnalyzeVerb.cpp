@@ -173,6 +173,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   std::string sass = "auto", arch = "sm_90", format = "text", output, tracePath, htmlOut,
       measuredPath;
   unsigned threads = 0;
+  std::uint64_t sampleBlocks = 0; // --sample-blocks
   desc.add_options()("help,h", "this help");
   addLaunchOptions(desc, launchCmd);
   std::string deviceName; // --device (time model)
@@ -185,6 +186,10 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
        "auto | full | address (SASS engine): address skips every instruction no address, guard or "
        "branch depends on (an SGEMM's FFMAs): identical counts, no values, no functional check; "
        "auto picks it for launches without a check")
+      ("sample-blocks", po::value(&sampleBlocks),
+       "run only N blocks (one per equal stratum of the grid) and extrapolate every count, with "
+       "a 95% confidence interval per instruction in the JSON \"sampling\"; for launches too "
+       "large to run whole. Only without a functional check; 0 (default) = exact, every block")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -248,6 +253,7 @@ int analyzeMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.sass = sass;
   opt.engine = engine;
   opt.mode = mode;
+  opt.sampleBlocks = sampleBlocks;
   opt.threads = threads;
   opt.tracePath = tracePath;
   analysis::Pipeline pipeline(opt);

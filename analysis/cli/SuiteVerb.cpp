@@ -27,6 +27,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
       measuredPath;
   std::vector<std::string> only;
   unsigned threads = 0;
+  std::uint64_t sampleBlocks = 0; // --sample-blocks
   std::string deviceName; // --device (time model)
   desc.add_options()("help,h", "this help")
       ("only", po::value(&only), "analyze only this launch (repeat, or NAME,NAME)")
@@ -38,6 +39,10 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
        "auto | full | address (SASS engine): address skips every instruction no address, guard or "
        "branch depends on (an SGEMM's FFMAs): identical counts, no values, no functional check; "
        "auto picks it for launches without a check")
+      ("sample-blocks", po::value(&sampleBlocks),
+       "run only N blocks (one per equal stratum of the grid) and extrapolate every count, with "
+       "a 95% confidence interval per instruction in the JSON \"sampling\"; for launches too "
+       "large to run whole. Only without a functional check; 0 (default) = exact, every block")
       ("arch", po::value(&arch), "architecture (warplens --list-arches)")
       ("device", po::value(&deviceName),
        "GPU of the time model: h100_sxm (default for sm_90), h200, or FILE.json")
@@ -118,6 +123,7 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.sass = sass;
   opt.engine = engine;
   opt.mode = mode;
+  opt.sampleBlocks = sampleBlocks;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);
   std::vector<launch::LaunchResult> results;

@@ -26,6 +26,9 @@ struct EmuOptions {
   /// SASS engine: skip what no address, guard or branch depends on (sassemu/Slice.h). Counts are
   /// those of full execution; buffers do not hold the kernel's results.
   bool addressOnly = false;
+  /// SASS engine: run only this many blocks, one per equal stratum of the linear block index
+  /// (0 = every block). The caller extrapolates (analysis/Pipeline.cpp: sampling).
+  std::uint64_t sampleBlocks = 0;
 };
 
 struct RunStats {
@@ -34,6 +37,9 @@ struct RunStats {
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode
   std::uint64_t replicatedBlocks = 0;          ///< blocks not run: replicas of a proven block (sassemu/Symmetry.h)
+  std::vector<std::uint64_t> sampledBlocks;    ///< the blocks run when sampling (linear ids), else empty
+  std::vector<std::uint32_t> sampledStratum;   ///< per sampled block: 0 grid edge, 1 interior
+  std::uint64_t strataSize[2] = {0, 0};        ///< blocks of the grid in each stratum
   double seconds = 0;
 };
 

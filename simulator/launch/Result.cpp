@@ -201,6 +201,7 @@ json toJson(const LaunchResult &r) {
   if (!r.sassSource.empty()) j["sass_source"] = r.sassSource;
   if (!r.engine.empty()) j["engine"] = r.engine;
   if (!r.mode.empty()) j["mode"] = r.mode;
+  if (!r.sampling.is_null()) j["sampling"] = r.sampling;
   json m = json::object();
   for (const auto &[k, v] : r.metrics) m[k] = metricValue(v);
   j["metrics"] = m;
@@ -264,6 +265,10 @@ Expected<LaunchResult> launchResultFromJson(const json &j, const std::string &wh
       r.checkPassed = p->get<bool>();
     }
     WL_CHECK(readString(*it, "detail", path, r.checkDetail));
+  }
+  if (auto it = j.find("sampling"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return typeError(keyPath(where, "sampling"), "an object");
+    r.sampling = *it;
   }
   if (auto it = j.find("time"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return typeError(keyPath(where, "time"), "an object");

@@ -70,6 +70,10 @@ struct LaunchResult {
   /// Time section (JSON "time"): predicted duration terms and limiter (perf/TimeModel.h) or the
   /// measured duration samples (probe); null when absent. Durations in ns.
   nlohmann::json time;
+  /// Sampling (JSON "sampling", null when every block ran): {"blocks": run, "of": grid blocks,
+  /// "confidence": 0.95, "ci95": [{"sass_pc", "executed", "requests", "sectors", "wavefronts"}]}:
+  /// the counts are extrapolated estimates, each ± its 95% half-width.
+  nlohmann::json sampling;
 };
 
 /// The hardware counter's wavefronts of a record (wavefrontsHw, else wavefronts).

@@ -127,11 +127,15 @@ void DramSectorModel::merge(const DramSectorModel &other) {
   lastWrite_ = nullptr;
 }
 
+namespace {
+std::uint64_t scaled(std::uint64_t v, double f) { return f == 1 ? v : static_cast<std::uint64_t>(double(v) * f + 0.5); }
+} // namespace
+
 std::uint64_t DramSectorModel::sectorsRead() const {
   std::uint64_t n = 0;
   for (const auto &[page, bits] : pages_)
     for (std::uint64_t w : bits) n += static_cast<std::uint64_t>(std::popcount(w));
-  return n;
+  return scaled(n, scale_);
 }
 
 std::uint64_t DramSectorModel::bytesRead() const {
@@ -161,21 +165,21 @@ std::uint64_t DramSectorModel::bytesRead() const {
         ++fills;
       }
     }
-  return units * fetchSectors_ * sectorBytes_ + fills * sectorBytes_;
+  return scaled(units * fetchSectors_ * sectorBytes_ + fills * sectorBytes_, scale_);
 }
 
 std::uint64_t DramSectorModel::sectorsWritten() const {
   std::uint64_t n = 0;
   for (const auto &[page, masks] : written_)
     for (std::uint32_t m : masks) n += m != 0;
-  return n;
+  return scaled(n, scale_);
 }
 
 std::uint64_t DramSectorModel::sectorsPartlyWritten() const {
   std::uint64_t n = 0;
   for (const auto &[page, masks] : written_)
     for (std::uint32_t m : masks) n += m != 0 && m != 0xffffffffu;
-  return n;
+  return scaled(n, scale_);
 }
 
 } // namespace warplens::model

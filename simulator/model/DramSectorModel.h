@@ -28,6 +28,9 @@ public:
   /// read and byte masks written, moved by the replica's shift (whole sectors: 128-byte moves).
   void onReplicas(const BlockReplicas &r) override;
   void merge(const DramSectorModel &other);
+  /// Sampling: the byte and sector counts below are multiplied by `f` (blocks in the grid per
+  /// block run), as if the blocks not run touched as many sectors of their own.
+  void setScale(double f) { scale_ = f; }
 
   std::uint64_t sectorsRead() const;
   /// DRAM bytes read: readFetchBytes x the fetch units covering the sectors read, plus one
@@ -46,6 +49,7 @@ private:
   void markWrite(std::uint64_t byteAddress, unsigned bytes);
   void orWriteMask(std::uint64_t sector, std::uint32_t mask);
 
+  double scale_ = 1;
   unsigned sectorShift_ = 5;
   unsigned sectorBytes_ = 32;
   unsigned fetchSectors_ = 1;       ///< readFetchBytes / sectorBytes

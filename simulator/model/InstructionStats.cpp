@@ -125,6 +125,14 @@ void StatsCollector::add(std::uint32_t site, const InstructionStats &stats) {
   slot(key).merge(stats);
 }
 
+void StatsCollector::replaceSites(const std::map<std::uint32_t, InstructionStats> &sites) {
+  dense_.clear();
+  denseUsed_.clear();
+  sparse_.clear();
+  for (const auto &[site, st] : sites) add(site, st);
+  dirty_ = true;
+}
+
 void StatsCollector::merge(const StatsCollector &other) {
   for (const auto &[site, stats] : other.sites()) add(site, stats);
 }

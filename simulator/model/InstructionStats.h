@@ -52,6 +52,8 @@ public:
   void merge(const StatsCollector &other);
   /// Adds one site's totals (e.g. from another collector or a saved result).
   void add(std::uint32_t site, const InstructionStats &stats);
+  /// Drops every site and keeps these instead (sampling: the extrapolated totals).
+  void replaceSites(const std::map<std::uint32_t, InstructionStats> &sites);
 
 private:
   InstructionStats &slot(const AccessEvent &event);

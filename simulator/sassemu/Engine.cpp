@@ -70,6 +70,7 @@ struct Shared {
   std::array<std::uint32_t, 3> cluster{0, 0, 0}; ///< cluster dims of a cluster launch (runClusters)
   std::atomic<std::uint64_t> nextBlock{0}, used{0}, warpInstr{0}, threadInstr{0}, skippedInstr{0};
   bool replicate = false; ///< block symmetry (Symmetry.h): block 0 tries to stand for the others
+  std::vector<std::uint64_t> sample; ///< sampling: the blocks to run (linear ids), else empty
   std::atomic<std::uint64_t> replicated{0};
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::atomic<bool> abort{false};
@@ -105,6 +106,11 @@ public:
   void run() {
     while (!s_.abort) {
       std::uint64_t bl = s_.nextBlock++;
+      if (!s_.sample.empty()) { // sampling: the i-th sampled block
+        if (bl >= s_.sample.size()) break;
+        if (!runOne(s_.sample[bl])) break;
+        continue;
+      }
       if (bl >= s_.totalBlocks) break;
       bool ok = s_.replicate && bl == 0 ? runWithReplicas(bl) : runOne(bl);
       if (!ok) break;
@@ -729,6 +735,42 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   if (const char *e = std::getenv("WARPLENS_SASS_REPLICATE"); prog->sliced && !sh.cluster[0] && sh.totalBlocks > 1 &&
                                                                !(e && std::string(e) == "0"))
     sh.replicate = true;
+  std::vector<std::uint32_t> sampleStratum;
+  std::uint64_t strataSize[2] = {0, 0};
+  if (options.sampleBlocks && options.sampleBlocks < sh.totalBlocks && !sh.cluster[0]) {
+    // Two strata: blocks on the grid's edge (first or last along a dimension of more than two
+    // blocks: stencils and tiles treat them differently) and the interior. Each gets samples in
+    // proportion, the edge at least a quarter of them; within a stratum one block per equal
+    // run of its blocks, at a position a fixed hash picks.
+    const auto &g = spec.grid;
+    std::vector<std::uint64_t> members[2];
+    const bool strata = sh.totalBlocks <= (std::uint64_t(1) << 26); // else one stratum (memory)
+    for (std::uint64_t b = 0; b < sh.totalBlocks && strata; ++b) {
+      std::uint64_t c[3] = {b % g[0], (b / g[0]) % g[1], b / (std::uint64_t(g[0]) * g[1])};
+      bool edge = false;
+      for (int d = 0; d < 3; ++d) edge = edge || (g[d] > 2 && (c[d] == 0 || c[d] == g[d] - 1));
+      members[edge ? 0 : 1].push_back(b);
+    }
+    if (!strata) // every block in the "interior" stratum, by stride: no list of ids
+      for (std::uint64_t k = 0; k < options.sampleBlocks; ++k) members[1].push_back(k * sh.totalBlocks / options.sampleBlocks);
+    const std::uint64_t n = options.sampleBlocks, total = strata ? sh.totalBlocks : n, ne0 = members[0].size();
+    std::uint64_t nEdge = ne0 == 0 ? 0 : std::min<std::uint64_t>(ne0, std::max<std::uint64_t>((n * ne0 + total - 1) / total, n / 4));
+    if (members[1].empty()) nEdge = n;
+    if (n - nEdge > members[1].size()) nEdge = n - members[1].size();
+    const std::uint64_t take[2] = {nEdge, n - nEdge};
+    for (int h = 0; h < 2; ++h) {
+      const auto &m = members[h];
+      strataSize[h] = strata ? m.size() : (h == 1 ? sh.totalBlocks : 0);
+      for (std::uint64_t k = 0; k < take[h]; ++k) {
+        std::uint64_t lo = k * m.size() / take[h], hi = (k + 1) * m.size() / take[h];
+        std::uint64_t x = (k + 1 + 1000003ull * h) * 0x9e3779b97f4a7c15ull;
+        x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29;
+        sh.sample.push_back(m[lo + x % (hi - lo)]);
+        sampleStratum.push_back(std::uint32_t(h));
+      }
+    }
+    sh.replicate = false;
+  }
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
@@ -746,6 +788,9 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;
   run.stats.replicatedBlocks = sh.replicated;
+  run.stats.sampledBlocks = sh.sample;
+  run.stats.sampledStratum = sampleStratum;
+  run.stats.strataSize[0] = strataSize[0], run.stats.strataSize[1] = strataSize[1];
   if (std::getenv("WARPLENS_SASS_SYMMETRY"))
     std::fprintf(stderr, "symmetry %s: %llu of %llu blocks replicated%s%s\n", fn.name.c_str(),
                  static_cast<unsigned long long>(sh.replicated.load()), static_cast<unsigned long long>(sh.totalBlocks),
