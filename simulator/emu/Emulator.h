@@ -22,7 +22,7 @@ namespace warplens::emu {
 
 struct EmuOptions {
   unsigned threads = 0;                        ///< worker threads; 0 = hardware concurrency
-  std::uint64_t instructionBudget = 20'000'000'000ull; ///< thread-instructions, whole launch
+  std::uint64_t instructionBudget = 20'000'000'000ull; ///< thread-instructions executed, whole launch (SASS engine: replicas are not executed)
   /// SASS engine: skip what no address, guard or branch depends on (sassemu/Slice.h). Counts are
   /// those of full execution; buffers do not hold the kernel's results.
   bool addressOnly = false;

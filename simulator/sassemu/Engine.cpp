@@ -125,13 +125,14 @@ private:
     x_.block[1] = static_cast<std::uint32_t>((bl / g[0]) % g[1]);
     x_.block[2] = static_cast<std::uint32_t>(bl / (std::uint64_t(g[0]) * g[1]));
   }
-  /// Adds the block's counts (`copies` times: the block and its replicas) to the launch; false
-  /// (and the launch fails) on an error or an exhausted budget.
-  bool account(std::uint64_t bl, std::uint64_t copies = 1) {
+  /// Adds the block's counts (`copies` times) to the launch; false (and the launch fails) on an
+  /// error or an exhausted budget. The budget bounds the work done: replicas (`executed` false)
+  /// were not executed and do not use it.
+  bool account(std::uint64_t bl, std::uint64_t copies = 1, bool executed = true) {
     s_.warpInstr += warpInstr_ * copies;
     s_.threadInstr += threadInstr_ * copies;
     s_.skippedInstr += skippedInstr_ * copies;
-    std::uint64_t t = threadInstr_ * copies;
+    std::uint64_t t = executed ? threadInstr_ * copies : 0;
     if (s_.used.fetch_add(t) + t > s_.budget)
       s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
                       " thread-instructions exhausted (raise it or shrink the launch)");
@@ -243,7 +244,7 @@ private:
     x_.listener->onReplicas(r);
     warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
     s_.replicated += r.blocks.size();
-    return account(repLinear, r.blocks.size());
+    return account(repLinear, r.blocks.size(), false);
   }
 
 public:
