@@ -386,7 +386,8 @@ void Symmetry::before(Exec &x, const Instr &in, std::uint32_t m, std::uint32_t e
         if (!(eff >> l & 1)) continue;
         if (addr_[l].t != Taint::Same) return fail(in, "a local address differs between blocks");
         for (unsigned k = 0; k < words && k < 4; ++k) {
-          std::uint64_t key = (std::uint64_t(x.w->index * 32 + l) << 32) | (std::uint32_t(addr_[l].f.v) + 4 * k);
+          // Keyed by the 4-byte word: a sub-word store (STL.U8 ...) makes its word opaque.
+          std::uint64_t key = (std::uint64_t(x.w->index * 32 + l) << 32) | ((std::uint32_t(addr_[l].f.v) + 4 * k) & ~3u);
           if (store) {
             Val v = Val::opaque();
             if (in.width >= 4 && r.kind == OpKind::Reg) v = src1(x, Operand{OpKind::Reg, r.index == kRZ ? kRZ : r.index + k}, l,
