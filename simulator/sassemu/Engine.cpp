@@ -226,6 +226,16 @@ private:
     r.coef = sym.coef;
     r.rep = rep;
     std::vector<std::uint64_t> rest;
+    auto flush = [&] { // at most 2^20 replicas per call: memory stays bounded on large grids
+      if (r.blocks.empty()) return true;
+      x_.listener->onReplicas(r);
+      warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
+      s_.replicated += r.blocks.size();
+      bool ok = account(repLinear, r.blocks.size(), false);
+      r.blocks.clear();
+      r.blockLinear.clear();
+      return ok;
+    };
     for (std::uint64_t b : todo) {
       std::array<std::uint32_t, 3> c{static_cast<std::uint32_t>(b % g[0]), static_cast<std::uint32_t>((b / g[0]) % g[1]),
                                      static_cast<std::uint32_t>(b / (std::uint64_t(g[0]) * g[1]))};
@@ -238,13 +248,10 @@ private:
       if (!alike) { rest.push_back(b); continue; }
       r.blocks.push_back(c);
       r.blockLinear.push_back(static_cast<std::uint32_t>(b));
+      if (r.blocks.size() == (std::size_t(1) << 20) && !flush()) return false;
     }
     todo.swap(rest);
-    if (r.blocks.empty()) return true;
-    x_.listener->onReplicas(r);
-    warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
-    s_.replicated += r.blocks.size();
-    return account(repLinear, r.blocks.size(), false);
+    return flush();
   }
 
 public:
@@ -733,7 +740,10 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
     }
   }
   // Block symmetry (Symmetry.h): address-only runs of plain grids, unless WARPLENS_SASS_REPLICATE=0.
+  // Up to 2^24 blocks (the list of blocks left to replicate stays under ~130 MB); larger grids
+  // run block by block under the instruction budget.
   if (const char *e = std::getenv("WARPLENS_SASS_REPLICATE"); prog->sliced && !sh.cluster[0] && sh.totalBlocks > 1 &&
+                                                               sh.totalBlocks <= (std::uint64_t(1) << 24) &&
                                                                !(e && std::string(e) == "0"))
     sh.replicate = true;
   std::vector<std::uint32_t> sampleStratum;

@@ -251,3 +251,65 @@ TEST(SassSymmetry, AByteStoredIntoASpilledWordMakesItOpaque) {
   EXPECT_TRUE(addr.replicas.empty());
   EXPECT_EQ(canon(full.events), canon(addr.events));
 }
+
+namespace {
+/// Counts replica calls and blocks only (no replay).
+struct Counter : model::AccessListener {
+  std::uint64_t *calls, *blocks, *events;
+  std::mutex *mu;
+  void onAccess(const model::AccessEvent &) override {
+    std::lock_guard<std::mutex> l(*mu);
+    ++*events;
+  }
+  void onReplicas(const model::BlockReplicas &r) override {
+    std::lock_guard<std::mutex> l(*mu);
+    ++*calls;
+    *blocks += r.blocks.size();
+  }
+};
+} // namespace
+
+TEST(SassSymmetry, ReplicasOfALargeGridComeInBoundedChunks) {
+  // out[threadIdx.x] = 0 with one thread per block over 2^21 + 5 blocks: every block stores to
+  // the same address (no move), block 0 stands for all others, handed over 2^20 at a time.
+  const std::string body =
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+      "        /*0020*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+      "        /*0030*/                   STG.E [R4.64], RZ ;\n"
+      "        /*0040*/                   EXIT ;\n";
+  auto fns = sass::parseListing(wrap(body), "big.sass");
+  ASSERT_TRUE(fns.ok());
+  sassemu::Cubin c;
+  c.kernels["k"].name = "k";
+  c.kernels["k"].params.push_back({});
+  c.kernels["k"].params[0].size = 8;
+  launch::LaunchSpec s;
+  s.name = "big";
+  s.grid = {(1u << 21) + 5, 1, 1};
+  s.block = {1, 1, 1};
+  launch::ArgSpec a;
+  a.isBuffer = true;
+  a.buffer = "out";
+  a.type = launch::ScalarType::I32;
+  a.count = 1;
+  a.init = "zero";
+  s.args.push_back(a);
+  auto bufs = launch::makeBuffers(s);
+  ASSERT_TRUE(bufs.ok());
+  std::uint64_t calls = 0, blocks = 0, events = 0;
+  std::mutex mu;
+  emu::EmuOptions eo;
+  eo.threads = 1;
+  eo.addressOnly = true;
+  auto r = sassemu::runLaunch(*sass::findFunction(*fns, "k"), c, s, *bufs, [&] {
+    auto k = std::make_unique<Counter>();
+    k->calls = &calls, k->blocks = &blocks, k->events = &events, k->mu = &mu;
+    return k;
+  }, eo, "big.sass");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(events, 1u);                 // block 0's store
+  EXPECT_EQ(blocks, (1u << 21) + 4);     // every other block a replica
+  EXPECT_EQ(calls, 3u);                  // 2^20 + 2^20 + 4
+  EXPECT_EQ(r->stats.threadInstructions, 5ull * ((1u << 21) + 5)); // 5 instructions x 1 thread per block
+}
