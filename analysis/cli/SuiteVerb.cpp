@@ -123,6 +123,10 @@ int suiteMain(const Args &args, std::ostream &out, std::ostream &err) {
   opt.sass = sass;
   opt.engine = engine;
   opt.mode = mode;
+  if (sampleBlocks > 65536) { // one per-block collector each: keep memory bounded
+    err << "warplens suite: --sample-blocks " << sampleBlocks << ": at most 65536 blocks can be sampled\n";
+    return 2;
+  }
   opt.sampleBlocks = sampleBlocks;
   opt.threads = threads;
   analysis::Pipeline pipeline(opt);

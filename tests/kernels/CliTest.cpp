@@ -73,6 +73,12 @@ TEST(Cli, FailedCheckExitsOne) {
   EXPECT_NE(r.output.find("functional check FAILED"), std::string::npos) << r.output;
 }
 
+TEST(Cli, SampleBlocksOverTheCapExitsTwoAndNamesTheOption) {
+  CliRun r = run("analyze vecadd.ptx --sass none --kernel vecAddMisaligned --grid 1 --block 32 --sample-blocks 65537");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--sample-blocks 65537: at most 65536"), std::string::npos) << r.output;
+}
+
 TEST(Cli, UnknownKernelExitsTwoAndNamesIt) {
   CliRun r = run("analyze vecadd.ptx --sass none --kernel noSuchKernel --grid 1 --block 32");
   EXPECT_EQ(r.status, 2) << r.output;
