@@ -7,7 +7,8 @@
 /// Instruction i sits at pc 16 * i. When every line decodes and has semantics (at most 256
 /// instructions), the program runs as kernel "k" (one 8-byte parameter holding a 256-byte buffer,
 /// one 4-byte parameter = 3, a 64-byte local frame, 256 bytes of static shared, constant bank 3)
-/// on one block of 64 threads under an instruction budget of 20000 thread-instructions.
+/// on one block of 64 threads under an instruction budget of 20000 thread-instructions, then
+/// again on 4 blocks in address-only mode (block symmetry: blocks 1-3 may be replicas).
 #include "FuzzTargets.h"
 
 #include "launch/LaunchSpec.h"
@@ -168,6 +169,22 @@ int sassDecoder(const std::uint8_t *data, std::size_t size) {
                                            : run.error().message.c_str());
   if (run && run->stats.threadInstructions > opt.instructionBudget)
     violated("sass_decoder", "ran past the instruction budget");
+  // Again on a grid of 4 blocks in address-only mode: the block-symmetry proof
+  // (sassemu/Symmetry.cpp) runs on block 0 and may make blocks 1-3 replicas. The budget bounds
+  // the work done (replicas are not executed), so the counts cover at most 4 budgets.
+  launch::LaunchSpec s4 = s;
+  s4.grid = {4, 1, 1};
+  opt.addressOnly = true;
+  auto run4 = sassemu::runLaunch(
+      fn, cubin(), s4, buffers, [] { return std::make_unique<NullListener>(); }, opt, "fuzz.sass");
+  if (!run4 && run4.error().message.empty()) violated("sass_decoder", "empty engine error (4 blocks)");
+  if (verbose)
+    std::fprintf(stderr, "run of 4 blocks, address-only: %s\n",
+                 run4 ? ("ok, " + std::to_string(run4->stats.threadInstructions) + " thread-instructions, " +
+                         std::to_string(run4->stats.replicatedBlocks) + " blocks replicated").c_str()
+                      : run4.error().message.c_str());
+  if (run4 && (run4->stats.threadInstructions > 4 * opt.instructionBudget || run4->stats.replicatedBlocks > 3))
+    violated("sass_decoder", "4-block address-only run covered more than 4 budgets or replicated > 3 blocks");
   return 0;
 }
 
