@@ -196,9 +196,18 @@ private:
     for (std::uint64_t b = from; b < s_.totalBlocks; ++b) todo.push_back(b);
     std::array<std::uint32_t, 3> rep{x_.block[0], x_.block[1], x_.block[2]};
     std::uint64_t repLinear = bl;
-    for (;;) {
+    for (unsigned barren = 0;;) {
+      std::size_t before = todo.size();
       if (!replicate(*sym, rep, repLinear, todo, wi, ti, si)) return false;
       if (todo.empty()) return true;
+      // A representative that stood for no other block twice in a row: the blocks left differ
+      // too much (every edge block its own path); run them plainly.
+      barren = todo.size() == before ? barren + 1 : 0;
+      if (barren >= 2) {
+        for (std::uint64_t b : todo)
+          if (!runOne(b)) return false;
+        return true;
+      }
       // Another class (moves not a multiple of 128 bytes from this representative): its lowest
       // block proves again and stands for its class.
       std::uint64_t r = todo.front();
@@ -239,8 +248,9 @@ private:
     for (std::uint64_t b : todo) {
       std::array<std::uint32_t, 3> c{static_cast<std::uint32_t>(b % g[0]), static_cast<std::uint32_t>((b / g[0]) % g[1]),
                                      static_cast<std::uint32_t>(b / (std::uint64_t(g[0]) * g[1]))};
-      bool alike = true;
+      bool alike = sym.admits(c); // its path and its moved accesses are the representative's
       for (const auto &k : sym.coef) {
+        if (!alike) break;
         std::int64_t d = 0;
         for (int i = 0; i < 3; ++i) d += k[i] * (std::int64_t(c[i]) - std::int64_t(rep[i]));
         if (d % 128 != 0) { alike = false; break; }

@@ -94,6 +94,28 @@ void Symmetry::fail(const Instr &in, const std::string &why) {
   if (why_.empty()) why_ = prog_.where(in) + ": " + why;
 }
 
+bool Symmetry::require(const Form &d, bool less) {
+  if (constraints_.size() >= 4096) return false;
+  std::array<I128, 4> key{d.c[0], d.c[1], d.c[2], less ? 1 : 0};
+  auto [it, inserted] = constraints_.try_emplace(key, d.v);
+  if (!inserted) it->second = less ? std::max(it->second, d.v) : std::min(it->second, d.v);
+  return true;
+}
+
+bool Symmetry::admits(const std::array<std::uint32_t, 3> &b) const {
+  for (const auto &[key, v] : constraints_) {
+    I128 x = v;
+    for (int i = 0; i < 3; ++i) x += key[i] * (I128(b[i]) - I128(rep_[i]));
+    if (key[3] ? !(x < 0) : !(x >= 0)) return false;
+  }
+  for (const Span &sp : spans_) {
+    I128 d = 0;
+    for (int i = 0; i < 3; ++i) d += I128(coef[sp.group][i]) * (I128(b[i]) - I128(rep_[i]));
+    if (sp.lo + d < I128(sp.base) || sp.hi + d > I128(sp.end)) return false;
+  }
+  return true;
+}
+
 Form Symmetry::norm(Form f) const {
   const I128 big = kOne << 90;
   bool large = f.v > big || f.v < -big;
@@ -838,7 +860,10 @@ bool Symmetry::rule(Exec &x, const Instr &in, std::uint32_t eff) {
       if (!rangeOf(diff, lo, hi)) { bad = true; return; }
       int lt = hi < 0 ? 1 : lo >= 0 ? 0 : -1; // a < b in every block / in none
       if (!isSetp) {
-        if (lt < 0) { bad = true; return; }
+        if (lt < 0) { // differs between blocks: the representative's choice, under a constraint
+          if (!require(diff, diff.v < 0)) { bad = true; return; }
+          lt = diff.v < 0 ? 1 : 0;
+        }
         bool mn = x.predMask(op) >> l & 1;
         bool pickA = mn ? lt == 1 : lt == 0;
         Val chosen = pickA ? ia : ib;
@@ -858,8 +883,27 @@ bool Symmetry::rule(Exec &x, const Instr &in, std::uint32_t eff) {
       case 6: r = lt < 0 ? -1 : 1 - lt; break;
       default: r = 1; break;
       }
-      if (r < 0) return; // stays opaque: differs between blocks
-      p0[l] = Val::same(0), p1[l] = Val::same(0); // same in every block (values: the engine's)
+      if (r < 0) {
+        // Differs between blocks: keep the representative's outcome and record the condition
+        // under which another block's is the same (Symmetry::admits); EQ/NE only where equal.
+        Form m1 = diff;
+        m1.v -= 1;
+        const bool lt0 = diff.v < 0, eq0 = diff.v == 0, le0 = diff.v <= 0;
+        bool ok = true;
+        switch (cmp) {
+        case 1: ok = require(diff, lt0); break;            // LT: D < 0
+        case 6: ok = require(diff, lt0); break;            // GE: !(D < 0)
+        case 3: ok = require(m1, le0); break;              // LE: D - 1 < 0
+        case 4: ok = require(m1, le0); break;              // GT: !(D - 1 < 0)
+        case 2:
+        case 5:                                            // EQ / NE: only the equal case
+          ok = eq0 && require(m1, true) && require(diff, false);
+          break;
+        default: ok = false; break;
+        }
+        if (!ok) return; // stays opaque
+      }
+      p0[l] = Val::same(0), p1[l] = Val::same(0); // same in every (admitted) block (values: the engine's)
     });
     if (bad) return false;
     if (!isSetp) {
@@ -973,14 +1017,27 @@ void Symmetry::onEvent(const model::AccessEvent &e) {
     if (!a.f.moves()) continue;
     if (e.space != model::Space::Global) return fail(*in, "a shared or local address moves between blocks");
     if (U64(a.f.v) != e.addr[l].value) return fail(*in, "the tracked address disagrees with the engine's");
-    const Buffer *buf = prog_.bufferAt(e.addr[l].value);
-    I128 lo, hi;
-    if (!buf || !rangeOf(a.f, lo, hi) || lo < I128(buf->base) || hi + std::max<unsigned>(1, e.widthBytes) > I128(buf->base + buf->size))
-      return fail(*in, "in some block the access would leave its buffer");
+    if (!prog_.bufferAt(e.addr[l].value)) return fail(*in, "a moving access outside every buffer");
   }
   std::uint32_t g = 0;
   while (g < coef.size() && coef[g] != c) ++g;
   if (g == coef.size()) coef.push_back(c);
+  // The group's byte span per buffer: admits() checks it moved to each replica.
+  if (c != std::array<std::int64_t, 3>{0, 0, 0})
+    for (unsigned l = 0; l < 32 && !addrSame_; ++l) {
+      if (!e.active.test(l)) continue;
+      const Buffer *buf = prog_.bufferAt(e.addr[l].value);
+      I128 lo = I128(e.addr[l].value), hi = lo + std::max<unsigned>(1, e.widthBytes);
+      Span *sp = nullptr;
+      for (Span &x : spans_)
+        if (x.group == g && x.base == buf->base) { sp = &x; break; }
+      if (!sp) {
+        if (spans_.size() >= 4096) return fail(*in, "too many buffers and moves to track");
+        spans_.push_back({g, buf->base, buf->base + buf->size, lo, hi});
+      } else {
+        sp->lo = std::min(sp->lo, lo), sp->hi = std::max(sp->hi, hi);
+      }
+    }
   events.push_back(e);
   group.push_back(g);
 }

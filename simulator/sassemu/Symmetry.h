@@ -26,6 +26,7 @@
 #include "sassemu/Exec.h"
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -70,6 +71,12 @@ public:
   /// An event the instruction just emitted (between before() and after()).
   void onEvent(const model::AccessEvent &e);
 
+  /// True if block `b` takes the representative's path and keeps every moved access inside its
+  /// buffer: the comparisons recorded on the way (block-dependent guards such as bounds checks
+  /// of partial tiles) come out as they did for the representative, and each group's address
+  /// span moved to `b` stays in the buffer it was in.
+  bool admits(const std::array<std::uint32_t, 3> &b) const;
+
   /// The representative's events, the group (coefficient row) of each, the rows.
   std::vector<model::AccessEvent> events;
   std::vector<std::uint32_t> group;
@@ -93,6 +100,8 @@ private:
   };
 
   void fail(const Instr &in, const std::string &why);
+  /// Records that D(b) < 0 (less) or D(b) >= 0 (!less) must hold in a replica; false if too many.
+  bool require(const Form &d, bool less);
   WarpForms &forms(const Exec &x) { return warps_[x.w->index]; }
   /// The raw (unmodified) value of operand `o` at `lane`; `raw` holds the engine's fetch.
   Val src(const Exec &x, const Operand &o, unsigned lane, const std::uint32_t *raw);
@@ -126,6 +135,14 @@ private:
   std::array<Val, 32> addr_;
   std::uint8_t width_ = 4;
   std::string why_;
+  /// Path constraints: per (coefficients, sense) the extreme value (max for D < 0, min for D >= 0).
+  std::map<std::array<I128, 4>, I128> constraints_;
+  struct Span {
+    std::uint32_t group;
+    std::uint64_t base, end; ///< the buffer
+    I128 lo, hi;             ///< the representative's byte span in it (hi exclusive)
+  };
+  std::vector<Span> spans_;
   std::unordered_map<std::uint64_t, Val> local_; ///< spilled forms: (warp * 32 + lane) << 32 | local address
   struct RangeMemo {
     I128 c[3] = {0, 0, 0}, lo = 0, hi = 0;

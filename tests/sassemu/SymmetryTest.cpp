@@ -313,3 +313,31 @@ TEST(SassSymmetry, ReplicasOfALargeGridComeInBoundedChunks) {
   EXPECT_EQ(calls, 3u);                  // 2^20 + 2^20 + 4
   EXPECT_EQ(r->stats.threadInstructions, 5ull * ((1u << 21) + 5)); // 5 instructions x 1 thread per block
 }
+
+TEST(SassSymmetry, APartialTileBoundsCheckSplitsOffTheEdgeBlocks) {
+  // if (i < 200) out[i] = i, i = blockIdx.x * 32 + threadIdx.x, 8 blocks: blocks 0-5 are full
+  // (i < 192), block 6 has 8 active lanes, block 7 none. Block 0's comparison i >= 200 is false in
+  // every lane and stays so in blocks 1-5 (recorded constraint: 32 b + 31 - 200 < 0, b <= 5):
+  // they are its replicas. Block 6 proves again (its lanes split) and stands for no other block;
+  // block 7 runs. Every event equals full execution's.
+  const std::string body =
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   S2R R3, SR_CTAID.X ;\n"
+      "        /*0020*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+      "        /*0030*/                   LEA R0, R3, R0, 0x5 ;\n"
+      "        /*0040*/                   ISETP.GE.AND P0, PT, R0, 0xc8, PT ;\n"
+      "        /*0050*/               @P0 EXIT ;\n"
+      "        /*0060*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+      "        /*0070*/                   STG.E [R4.64], R0 ;\n"
+      "        /*0080*/                   EXIT ;\n";
+  Out full = run(body, {8, 1, 1}, 32, 200, false);
+  Out addr = run(body, {8, 1, 1}, 32, 200, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  ASSERT_GE(addr.replicas.size(), 1u);
+  EXPECT_EQ(addr.replicas[0].blocks, (std::vector<std::uint32_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(addr.replicated, 5u);
+  EXPECT_EQ(canon(full.events), canon(addr.events));
+  unsigned lanes = 0;
+  for (const auto &e : addr.events) lanes += unsigned(e.active.count());
+  EXPECT_EQ(lanes, 200u); // one store per i < 200
+}
