@@ -197,7 +197,7 @@ Val Symmetry::src1(const Exec &x, const Operand &o, unsigned lane, std::uint32_t
     return v;
   };
   auto uregVal = [&](std::uint32_t idx) {
-    if (idx == kURZ) return Val::same(0);
+    if (idx >= kURZ) return Val::same(idx == kURZ ? 0 : rawLane); // (a pair's second past UR62)
     if (w.urt[idx] == std::uint8_t(Taint::Same)) return Val::same(rawLane);
     if (w.urt[idx] == std::uint8_t(Taint::Opaque)) return Val::opaque();
     Val v;
@@ -228,9 +228,9 @@ Val Symmetry::src1(const Exec &x, const Operand &o, unsigned lane, std::uint32_t
     return Val::same(rawLane);
   }
   case OpKind::Pred:
-    return (o.index != kPT && (w.popaque[o.index] >> lane & 1)) ? Val::opaque() : Val::same(rawLane);
+    return (o.index < kPT && (w.popaque[o.index] >> lane & 1)) ? Val::opaque() : Val::same(rawLane);
   case OpKind::UPred:
-    return (o.index != kPT && w.upopaque[o.index]) ? Val::opaque() : Val::same(rawLane);
+    return (o.index < kPT && w.upopaque[o.index]) ? Val::opaque() : Val::same(rawLane);
   default:
     return Val::same(rawLane);
   }
@@ -270,8 +270,8 @@ Val Symmetry::pairVal(const Exec &x, const Operand &o, unsigned lane) {
 
 bool Symmetry::predOpaque(const Exec &x, const Operand &o, std::uint32_t lanes) const {
   const WarpForms &w = warps_[x.w->index];
-  if (o.kind == OpKind::Pred) return o.index != kPT && (w.popaque[o.index] & lanes);
-  if (o.kind == OpKind::UPred) return o.index != kPT && w.upopaque[o.index] && lanes;
+  if (o.kind == OpKind::Pred) return o.index < kPT && (w.popaque[o.index] & lanes);
+  if (o.kind == OpKind::UPred) return o.index < kPT && w.upopaque[o.index] && lanes;
   return false;
 }
 
@@ -281,8 +281,8 @@ bool Symmetry::opTaint(const WarpForms &w, const Operand &o, std::uint32_t lanes
   switch (o.kind) {
   case OpKind::Reg: return reg(o.index) || ((pair || o.wide) && o.index != kRZ && reg(o.index + 1));
   case OpKind::UReg: return ureg(o.index) || ((pair || o.wide) && o.index != kURZ && ureg(o.index + 1));
-  case OpKind::Pred: return o.index != kPT && (w.popaque[o.index] & lanes);
-  case OpKind::UPred: return o.index != kPT && w.upopaque[o.index] && lanes;
+  case OpKind::Pred: return o.index < kPT && (w.popaque[o.index] & lanes);
+  case OpKind::UPred: return o.index < kPT && w.upopaque[o.index] && lanes;
   case OpKind::Const:
   case OpKind::Mem:
     if (o.idxKind == OpKind::Reg && (reg(o.idx) || (o.idxWide && o.idx != kRZ && reg(o.idx + 1)))) return true;
@@ -306,9 +306,11 @@ bool Symmetry::readsTaint(const Exec &x, const Instr &in, std::uint32_t lanes, s
 }
 
 void Symmetry::pushWrite(OpKind kind, std::uint32_t index, std::uint32_t mask, const std::array<Val, 32> &v) {
-  if (kind == OpKind::Reg && index == kRZ) return;
-  if (kind == OpKind::UReg && index == kURZ) return;
-  if ((kind == OpKind::Pred || kind == OpKind::UPred) && index == kPT) return;
+  // RZ, URZ, PT and past them (the second register of a pair at R254/UR62+: the engine does not
+  // write there either) are not tracked.
+  if (kind == OpKind::Reg && index >= kRZ) return;
+  if (kind == OpKind::UReg && index >= kURZ) return;
+  if ((kind == OpKind::Pred || kind == OpKind::UPred) && index >= kPT) return;
   if (nWrites_ == std::size(writes_)) { why_ = "an instruction writes more than the proof tracks"; return; }
   Write &w = writes_[nWrites_++];
   w.kind = kind, w.index = index, w.mask = mask;
