@@ -29,6 +29,9 @@ struct EmuOptions {
   /// SASS engine: run only this many blocks, one per equal stratum of the linear block index
   /// (0 = every block). The caller extrapolates (analysis/Pipeline.cpp: sampling).
   std::uint64_t sampleBlocks = 0;
+  /// SASS engine, address-only runs: block symmetry may make blocks replicas of a proven one
+  /// (sassemu/Symmetry.h). False runs every block (as WARPLENS_SASS_REPLICATE=0 does).
+  bool replicate = true;
 };
 
 struct RunStats {
@@ -37,6 +40,7 @@ struct RunStats {
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode
   std::uint64_t replicatedBlocks = 0;          ///< blocks not run: replicas of a proven block (sassemu/Symmetry.h)
+  std::string symmetryRuleError;               ///< a proof rule disagreed with the engine (a bug; "" = none)
   std::vector<std::uint64_t> sampledBlocks;    ///< the blocks run when sampling (linear ids), else empty
   std::vector<std::uint32_t> sampledStratum;   ///< per sampled block: 0 grid edge, 1 interior
   std::uint64_t strataSize[2] = {0, 0};        ///< blocks of the grid in each stratum

@@ -73,6 +73,7 @@ struct Shared {
   std::vector<std::uint64_t> sample; ///< sampling: the blocks to run (linear ids), else empty
   std::atomic<std::uint64_t> replicated{0};
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
+  std::string ruleError;   ///< the first proof that failed on a rule error (RunStats::symmetryRuleError)
   std::atomic<bool> abort{false};
   std::mutex mu;
   std::string error;
@@ -187,6 +188,7 @@ private:
     if (!sym->ok()) {
       std::lock_guard<std::mutex> lock(s_.mu);
       if (s_.symmetryWhy.empty()) s_.symmetryWhy = sym->why();
+      if (sym->ruleError() && s_.ruleError.empty()) s_.ruleError = sym->why();
       return true; // the others run block by block
     }
     std::uint64_t from = s_.nextBlock.exchange(s_.totalBlocks);
@@ -215,6 +217,10 @@ private:
       sym = runTracked(r, wi, ti, si, ok);
       if (!ok) return false;
       if (!sym->ok()) { // cannot happen for a proof that held for block 0; run the rest plainly
+        if (sym->ruleError()) {
+          std::lock_guard<std::mutex> lock(s_.mu);
+          if (s_.ruleError.empty()) s_.ruleError = sym->why();
+        }
         for (std::uint64_t b : todo)
           if (!runOne(b)) return false;
         return true;
@@ -754,7 +760,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   // run block by block under the instruction budget.
   if (const char *e = std::getenv("WARPLENS_SASS_REPLICATE"); prog->sliced && !sh.cluster[0] && sh.totalBlocks > 1 &&
                                                                sh.totalBlocks <= (std::uint64_t(1) << 24) &&
-                                                               !(e && std::string(e) == "0"))
+                                                               options.replicate && !(e && std::string(e) == "0"))
     sh.replicate = true;
   std::vector<std::uint32_t> sampleStratum;
   std::uint64_t strataSize[2] = {0, 0};
@@ -809,6 +815,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;
   run.stats.replicatedBlocks = sh.replicated;
+  run.stats.symmetryRuleError = sh.ruleError;
   run.stats.sampledBlocks = sh.sample;
   run.stats.sampledStratum = sampleStratum;
   run.stats.strataSize[0] = strataSize[0], run.stats.strataSize[1] = strataSize[1];

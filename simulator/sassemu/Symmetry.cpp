@@ -94,6 +94,11 @@ void Symmetry::fail(const Instr &in, const std::string &why) {
   if (why_.empty()) why_ = prog_.where(in) + ": " + why;
 }
 
+void Symmetry::ruleFail(const Instr &in, const std::string &why) {
+  if (why_.empty()) ruleError_ = true;
+  fail(in, why);
+}
+
 bool Symmetry::require(const Form &d, bool less) {
   if (constraints_.size() >= 4096) return false;
   std::array<I128, 4> key{d.c[0], d.c[1], d.c[2], less ? 1 : 0};
@@ -467,10 +472,27 @@ void Symmetry::generic(Exec &x, const Instr &in, std::uint32_t eff, bool anyTain
     const std::array<Val, 32> &v = allOf(anyTaint ? Taint::Opaque : Taint::Same);
     if (d.kind == OpKind::Reg || d.kind == OpKind::UReg) {
       pushWrite(d.kind, d.index, eff, v);
-      // A 64-bit form's second register: surely written by CS2R R, SRZ and LDC.64 (same in every
-      // block when nothing read moves); maybe written otherwise (opaque if anything read moves).
-      bool surely = in.base == "CS2R" || ((in.base == "LDC" || in.base == "ULDC") && hasMod(in, "64"));
+      // A 64-bit form's second register: surely written by CS2R R, SRZ, LDC.64, the .WIDE forms
+      // and the double-precision arithmetic (same in every block when nothing read moves); maybe
+      // written otherwise: opaque if anything read moves, else same where it was same before and
+      // opaque where it moved (it may now hold a value the same in every block: a kept form
+      // would be stale).
+      bool surely = in.base == "CS2R" || ((in.base == "LDC" || in.base == "ULDC") && hasMod(in, "64")) ||
+                    hasMod(in, "WIDE") || in.base == "DADD" || in.base == "DMUL" || in.base == "DFMA";
       if (n == 2 && (anyTaint || surely)) pushWrite(d.kind, d.index + 1, eff, v);
+      else if (n == 2) {
+        const WarpForms &w = warps_[x.w->index];
+        const std::uint32_t r = d.index + 1;
+        std::array<Val, 32> &m = scratch_[0];
+        bool moved = false;
+        for (unsigned l = 0; l < 32; ++l) {
+          bool same = d.kind == OpKind::UReg ? r >= kURZ || w.urt[r] == std::uint8_t(Taint::Same)
+                                             : r >= regs_ || w.rt[std::size_t(r) * 32 + l] == std::uint8_t(Taint::Same);
+          m[l] = same ? Val::same(0) : Val::opaque();
+          moved = moved || !same;
+        }
+        if (moved) pushWrite(d.kind, r, eff, m);
+      }
     } else if (d.kind == OpKind::Pred || d.kind == OpKind::UPred) {
       pushWrite(d.kind, d.index, eff, v);
     }
@@ -956,7 +978,7 @@ void Symmetry::after(Exec &x, const Instr &in, std::uint32_t eff) {
           if (std::getenv("WARPLENS_SASS_SYMMETRY"))
             std::fprintf(stderr, "symmetry: %s lane %u: form %llx, engine %x\n", in.text.c_str(), l,
                          static_cast<unsigned long long>(U64(fmod32(v.f.v))), x.w->r[wr.index][l]);
-          return fail(in, "a rule disagrees with the engine (rule error)");
+          return ruleFail(in, "a rule disagrees with the engine (rule error)");
         }
         w.rt[k] = std::uint8_t(v.t);
         if (v.t == Taint::Affine) w.rf[k] = v.f;
@@ -970,7 +992,7 @@ void Symmetry::after(Exec &x, const Instr &in, std::uint32_t eff) {
       unsigned l = unsigned(std::countr_zero(wr.mask));
       const Val &v = wr.v[l];
       if (v.t == Taint::Affine && U32(U64(fmod32(v.f.v))) != x.w->ur[wr.index])
-        return fail(in, "a rule disagrees with the engine (rule error)");
+        return ruleFail(in, "a rule disagrees with the engine (rule error)");
       w.urt[wr.index] = std::uint8_t(v.t);
       if (v.t == Taint::Affine) w.urf[wr.index] = v.f;
       break;
@@ -1018,7 +1040,7 @@ void Symmetry::onEvent(const model::AccessEvent &e) {
     else if (cl != c) return fail(*in, "its lanes' addresses move differently between blocks");
     if (!a.f.moves()) continue;
     if (e.space != model::Space::Global) return fail(*in, "a shared or local address moves between blocks");
-    if (U64(a.f.v) != e.addr[l].value) return fail(*in, "the tracked address disagrees with the engine's");
+    if (U64(a.f.v) != e.addr[l].value) return ruleFail(*in, "the tracked address disagrees with the engine's");
     if (!prog_.bufferAt(e.addr[l].value)) return fail(*in, "a moving access outside every buffer");
   }
   std::uint32_t g = 0;

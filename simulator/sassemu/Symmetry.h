@@ -59,6 +59,9 @@ public:
 
   bool ok() const { return why_.empty(); }
   const std::string &why() const { return why_; }
+  /// The proof ended because one of its rules computed a value the engine did not (a bug in a
+  /// rule or in the engine, never a property of the kernel): the fuzz target flags it.
+  bool ruleError() const { return ruleError_; }
 
   /// Control instruction `in` on group lanes `m`: its conditions and operands must be the same
   /// in every block.
@@ -100,6 +103,7 @@ private:
   };
 
   void fail(const Instr &in, const std::string &why);
+  void ruleFail(const Instr &in, const std::string &why); ///< fail() for a rule error
   /// Records that D(b) < 0 (less) or D(b) >= 0 (!less) must hold in a replica; false if too many.
   bool require(const Form &d, bool less);
   WarpForms &forms(const Exec &x) { return warps_[x.w->index]; }
@@ -135,6 +139,7 @@ private:
   std::array<Val, 32> addr_;
   std::uint8_t width_ = 4;
   std::string why_;
+  bool ruleError_ = false;
   /// Path constraints: per (coefficients, sense) the extreme value (max for D < 0, min for D >= 0).
   std::map<std::array<I128, 4>, I128> constraints_;
   struct Span {

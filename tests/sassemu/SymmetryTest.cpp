@@ -341,3 +341,39 @@ TEST(SassSymmetry, APartialTileBoundsCheckSplitsOffTheEdgeBlocks) {
   for (const auto &e : addr.events) lanes += unsigned(e.active.count());
   EXPECT_EQ(lanes, 200u); // one store per i < 200
 }
+
+TEST(SassSymmetry, ASixtyFourBitResultOverwritesAMovingSecondRegister) {
+  // out[blockIdx.x * 32 + threadIdx.x] = i through R3 (moving by 32 per block), then
+  // IMAD.WIDE R2 = &out[threadIdx.x]: its high word overwrites R3 with a value that is the same
+  // in every block. The proof must forget R3's form (a fuzzed listing kept it: a rule error, so
+  // nothing was replicated); the second store's address is then the same in every block.
+  std::string body =
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   S2R R7, SR_CTAID.X ;\n"
+      "        /*0020*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+      "        /*0030*/                   LEA R3, R7, R0, 0x5 ;\n"
+      "        /*0040*/                   IMAD.WIDE R8, R3, 0x4, R4 ;\n"
+      "        /*0050*/                   STG.E [R8.64], R0 ;\n"
+      "        /*0060*/                   IMAD.WIDE R2, R0, 0x4, R4 ;\n"
+      "        /*0070*/                   STG.E [R2.64], R0 ;\n"
+      "        /*0080*/                   EXIT ;\n";
+  Out full = run(body, {8, 1, 1}, 32, 256, false);
+  Out addr = run(body, {8, 1, 1}, 32, 256, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  EXPECT_EQ(addr.replicated, 7u);
+  ASSERT_EQ(addr.replicas.size(), 1u);
+  // Per event group: the first store moves 32 ints = 128 bytes per block, the second not at all.
+  std::vector<std::array<std::int64_t, 3>> coef = addr.replicas[0].coef;
+  std::sort(coef.begin(), coef.end());
+  EXPECT_EQ(coef, (std::vector<std::array<std::int64_t, 3>>{{0, 0, 0}, {128, 0, 0}}));
+  EXPECT_EQ(canon(full.events), canon(addr.events));
+  std::uint64_t base = full.events[0].addr[0].value;
+  for (const auto &e : full.events) base = std::min(base, e.addr[0].value);
+  unsigned seen = 0;
+  for (const auto &e : addr.events)
+    if (e.block == 5) {
+      ++seen;
+      EXPECT_EQ(e.addr[3].value, base + 4 * (e.site == 5 ? 163 : 3)) << "site " << e.site; // site: instruction index
+    }
+  EXPECT_EQ(seen, 2u);
+}

@@ -8,7 +8,10 @@
 /// instructions), the program runs as kernel "k" (one 8-byte parameter holding a 256-byte buffer,
 /// one 4-byte parameter = 3, a 64-byte local frame, 256 bytes of static shared, constant bank 3)
 /// on one block of 64 threads under an instruction budget of 20000 thread-instructions, then
-/// again on 4 blocks in address-only mode (block symmetry: blocks 1-3 may be replicas).
+/// again on 4 blocks three ways: fully, address-only with every block run, and address-only with
+/// block symmetry (blocks 1-3 may be replicas). Where two of them succeed their memory events
+/// must be the same (an order-free hash of every event); a proof rule that disagrees with the
+/// engine is a finding too.
 #include "FuzzTargets.h"
 
 #include "launch/LaunchSpec.h"
@@ -30,6 +33,32 @@ namespace {
 class NullListener : public model::AccessListener {
 public:
   void onAccess(const model::AccessEvent &) override {}
+};
+
+/// The multiset of events seen (replicas replayed by the default onReplicas): a sum of per-event
+/// hashes, so the order of warps and blocks does not matter.
+class HashListener : public model::AccessListener {
+public:
+  std::uint64_t events = 0, sum = 0;
+  void onAccess(const model::AccessEvent &e) override {
+    std::uint64_t h = mix(e.site) ^ mix(std::uint64_t(e.space) << 8 | std::uint64_t(e.op) << 16 | e.widthBytes);
+    h = mix(h ^ (std::uint64_t(e.block) << 32 | e.warp));
+    h = mix(h ^ (std::uint64_t(e.skipped) | std::uint64_t(e.companion) << 1 | std::uint64_t(e.minWavefronts) << 8 |
+                 std::uint64_t(std::uint32_t(e.tileWavefronts)) << 16));
+    h = mix(h ^ e.active.bits);
+    for (unsigned l = 0; l < 32; ++l)
+      if (e.active.test(l)) h = mix(h ^ e.addr[l].value ^ (std::uint64_t(l) << 58));
+    sum += h;
+    ++events;
+  }
+
+private:
+  static std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
 };
 
 std::string trimmed(const std::string &s) {
@@ -157,6 +186,7 @@ int sassDecoder(const std::uint8_t *data, std::size_t size) {
   buffers[0].count = 256;
   buffers[0].bytes.resize(256);
   for (std::size_t i = 0; i < 256; ++i) buffers[0].bytes[i] = static_cast<std::uint8_t>(i);
+  const std::vector<launch::HostBuffer> initial = buffers;
   emu::EmuOptions opt;
   opt.threads = 1;
   opt.instructionBudget = 20000;
@@ -169,22 +199,48 @@ int sassDecoder(const std::uint8_t *data, std::size_t size) {
                                            : run.error().message.c_str());
   if (run && run->stats.threadInstructions > opt.instructionBudget)
     violated("sass_decoder", "ran past the instruction budget");
-  // Again on a grid of 4 blocks in address-only mode: the block-symmetry proof
-  // (sassemu/Symmetry.cpp) runs on block 0 and may make blocks 1-3 replicas. The budget bounds
-  // the work done (replicas are not executed), so the counts cover at most 4 budgets.
+  // Again on a grid of 4 blocks, three ways: fully, address-only running every block, and
+  // address-only with block symmetry (sassemu/Symmetry.cpp: block 0 proves, blocks 1-3 may be
+  // replicas). The budget bounds the work done (replicas are not executed), so each covers at
+  // most 4 budgets. Address-only mode and replication promise the events of full execution.
   launch::LaunchSpec s4 = s;
   s4.grid = {4, 1, 1};
-  opt.addressOnly = true;
-  auto run4 = sassemu::runLaunch(
-      fn, cubin(), s4, buffers, [] { return std::make_unique<NullListener>(); }, opt, "fuzz.sass");
-  if (!run4 && run4.error().message.empty()) violated("sass_decoder", "empty engine error (4 blocks)");
-  if (verbose)
-    std::fprintf(stderr, "run of 4 blocks, address-only: %s\n",
-                 run4 ? ("ok, " + std::to_string(run4->stats.threadInstructions) + " thread-instructions, " +
-                         std::to_string(run4->stats.replicatedBlocks) + " blocks replicated").c_str()
-                      : run4.error().message.c_str());
-  if (run4 && (run4->stats.threadInstructions > 4 * opt.instructionBudget || run4->stats.replicatedBlocks > 3))
-    violated("sass_decoder", "4-block address-only run covered more than 4 budgets or replicated > 3 blocks");
+  struct Way {
+    const char *name;
+    bool addressOnly, replicate;
+    bool ok = false;
+    std::uint64_t events = 0, sum = 0;
+  } ways[3] = {{"full", false, false}, {"address-only", true, false}, {"address-only with replicas", true, true}};
+  for (Way &w : ways) {
+    opt.addressOnly = w.addressOnly;
+    opt.replicate = w.replicate;
+    std::vector<launch::HostBuffer> mem = initial; // a run's stores must not feed the next one's loads
+    auto r = sassemu::runLaunch(
+        fn, cubin(), s4, mem, [] { return std::make_unique<HashListener>(); }, opt, "fuzz.sass");
+    if (!r && r.error().message.empty()) violated("sass_decoder", std::string("empty engine error (4 blocks, ") + w.name + ")");
+    if (verbose)
+      std::fprintf(stderr, "run of 4 blocks, %s: %s\n", w.name,
+                   r ? ("ok, " + std::to_string(r->stats.threadInstructions) + " thread-instructions, " +
+                        std::to_string(r->stats.replicatedBlocks) + " blocks replicated")
+                           .c_str()
+                     : r.error().message.c_str());
+    if (!r) continue;
+    if (r->stats.threadInstructions > 4 * opt.instructionBudget || r->stats.replicatedBlocks > (w.replicate ? 3u : 0u))
+      violated("sass_decoder", std::string("4-block run (") + w.name + ") covered more than 4 budgets or replicated too many blocks");
+    if (!r->stats.symmetryRuleError.empty())
+      violated("sass_decoder", "block-symmetry rule error: " + r->stats.symmetryRuleError);
+    w.ok = true;
+    for (const auto &l : r->listeners) {
+      const auto &h = static_cast<const HashListener &>(*l);
+      w.events += h.events, w.sum += h.sum;
+    }
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (ways[i].ok && ways[j].ok && (ways[i].events != ways[j].events || ways[i].sum != ways[j].sum))
+        violated("sass_decoder", std::string("4-block runs differ: ") + ways[i].name + " " +
+                                     std::to_string(ways[i].events) + " events, " + ways[j].name + " " +
+                                     std::to_string(ways[j].events) + " events (or their addresses)");
   return 0;
 }
 
