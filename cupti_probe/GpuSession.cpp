@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -155,7 +156,11 @@ Expected<std::unique_ptr<GpuSession>> GpuSession::open(int device, bool profilin
              versionString(runtime) + ", " + today();
 
   // Flush buffer: twice the L2 (at least 8 MiB).
-  s->flushBytes_ = std::max<std::size_t>(2 * s->l2Bytes_, 8u << 20);
+  std::size_t factor = 2;
+  if (const char *e = std::getenv("WARPLENS_PROBE_FLUSH_FACTOR")) // experiment (issue 12, item 0)
+    factor = std::max<std::size_t>(1, std::strtoul(e, nullptr, 10));
+  s->flushBytes_ = std::max<std::size_t>(factor * s->l2Bytes_, 8u << 20);
+  if (factor != 2) s->notes_.push_back("L2 flush buffer " + std::to_string(factor) + "x the L2 (WARPLENS_PROBE_FLUSH_FACTOR)");
   PROBE_CU(cu().cuMemAlloc(&s->flush_, s->flushBytes_));
   PROBE_CU(cu().cuMemsetD32(s->flush_, 0x5a5a5a5au, s->flushBytes_ / 4));
   // The flush reads the buffer (a write flush would leave the L2 full of dirty lines whose

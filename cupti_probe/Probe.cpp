@@ -15,6 +15,8 @@
 #include "cupti_probe/SassRecords.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <map>
 #include <fstream>
 #include <ostream>
 
@@ -60,6 +62,69 @@ const std::vector<std::string> &defaultSassMetrics() {
 
 namespace {
 
+bool envSwitch(const char *name) {
+  const char *e = std::getenv(name);
+  return e && std::string(e) == "1";
+}
+
+/// How the duration is measured. Default: auto range + user replay, the inputs uploaded before
+/// the profiler starts and the L2 flushed after it has started, right before the kernel (as Nsight
+/// Compute with --cache-control all). Environment switches reproduce the issue-12 item-0
+/// experiments (scripts/probe-duration-experiment); any non-default one is noted on every result:
+/// WARPLENS_PROBE_DURATION_REPLAY=kernel|user, WARPLENS_PROBE_FLUSH_INSIDE=0 (flush before the
+/// profiler's set-up, as before 2026-11-23), WARPLENS_PROBE_UPLOAD_ONCE=1 (inputs uploaded once,
+/// only for kernels that leave their inputs unchanged), WARPLENS_PROBE_DURATION_ACTIVITY=1 (the
+/// kernel's activity records during the range runs, time.activity_in_range_ns) and
+/// WARPLENS_PROBE_DURATION_METRICS=a,b (more metrics in the duration range,
+/// time.range_other_metrics; more than one pass changes what is measured).
+struct DurationSettings {
+  RangeProfiler::Mode mode = RangeProfiler::Mode::AutoRangeUserReplay;
+  bool flushInside = true;
+  bool uploadOnce = false;
+  bool activityInRange = false;
+  std::vector<std::string> extraMetrics;
+
+  static DurationSettings fromEnvironment(std::vector<std::string> &notes) {
+    DurationSettings d;
+    if (const char *e = std::getenv("WARPLENS_PROBE_DURATION_REPLAY")) {
+      std::string v = e;
+      if (v == "kernel") d.mode = RangeProfiler::Mode::KernelReplay;
+      else if (v == "user") d.mode = RangeProfiler::Mode::AutoRangeUserReplay;
+      else notes.push_back("WARPLENS_PROBE_DURATION_REPLAY=" + v + " ignored (kernel or user)");
+      if (d.mode == RangeProfiler::Mode::KernelReplay)
+        notes.push_back("timing: duration range in kernel replay (WARPLENS_PROBE_DURATION_REPLAY)");
+    }
+    if (const char *e = std::getenv("WARPLENS_PROBE_FLUSH_INSIDE"); e && std::string(e) == "0") {
+      d.flushInside = false;
+      notes.push_back("timing: L2 flushed before the profiler's set-up (WARPLENS_PROBE_FLUSH_INSIDE=0)");
+    }
+    if (envSwitch("WARPLENS_PROBE_UPLOAD_ONCE")) {
+      d.uploadOnce = true;
+      notes.push_back("timing: inputs uploaded once per launch spec (WARPLENS_PROBE_UPLOAD_ONCE=1)");
+    }
+    d.activityInRange = envSwitch("WARPLENS_PROBE_DURATION_ACTIVITY");
+    if (const char *e = std::getenv("WARPLENS_PROBE_DURATION_METRICS")) {
+      std::string v = e;
+      for (std::size_t a = 0; a < v.size();) {
+        std::size_t b = v.find(',', a);
+        if (b == std::string::npos) b = v.size();
+        if (b > a) d.extraMetrics.push_back(v.substr(a, b - a));
+        a = b + 1;
+      }
+    }
+    return d;
+  }
+  std::string modeName() const {
+    return mode == RangeProfiler::Mode::KernelReplay ? "auto range, kernel replay"
+                                                     : "auto range, user replay";
+  }
+  std::string flushName() const {
+    return flushInside ? "inputs uploaded, then L2 flushed (clean) after the profiler's start, right "
+                         "before each launch (as ncu --cache-control all)"
+                       : "inputs uploaded and L2 flushed (clean) before the profiler's set-up";
+  }
+};
+
 class SuiteRunner {
 public:
   SuiteRunner(GpuSession &session, const ProbeOptions &opt)
@@ -103,11 +168,23 @@ public:
       auto t = KernelTimer::create();
       if (t) timer_ = std::move(t.value());
       else timingOff_ = t.error().message;
-      // gpu__time_duration.sum of one kernel (auto range, kernel replay): what ncu reports.
+      // gpu__time_duration.sum of one kernel (auto range): what ncu reports.
       std::vector<std::string> w;
-      auto d = RangeProfiler::create(session_, {"gpu__time_duration.sum"}, w);
-      if (d) durationRange_ = std::move(d.value());
-      else suiteNotes_.push_back("duration range profiler unavailable: " + d.error().message);
+      duration_ = DurationSettings::fromEnvironment(w);
+      std::vector<std::string> durationMetrics = {"gpu__time_duration.sum"};
+      for (const auto &m : duration_.extraMetrics) durationMetrics.push_back(m);
+      auto d = RangeProfiler::create(session_, durationMetrics, w);
+      for (const auto &x : w) {
+        log("warning: " + x);
+        suiteNotes_.push_back(x);
+      }
+      if (d) {
+        durationRange_ = std::move(d.value());
+        log("duration range profiler: " + std::to_string(durationRange_->passesNeeded()) +
+            " pass(es), " + duration_.modeName());
+      } else {
+        suiteNotes_.push_back("duration range profiler unavailable: " + d.error().message);
+      }
     }
     if (!rangeOff_.empty()) log("range profiler disabled: " + rangeOff_);
     if (!sassOff_.empty()) log("SASS metrics disabled: " + sassOff_);
@@ -202,22 +279,56 @@ private:
     // (d) duration: kernel start/end from CUPTI activity records, median of the repeats.
     if (timer_ && timingOff_.empty()) {
       KernelTimer::Resources res;
-      auto t = timer_->measure(k.mangled, uploadAndFlush, launchOnce, opt_.timingRepeats, &res);
+      auto flushOnly = [&]() -> Status { return session_.flushL2(); };
+      auto uploadOnly = [&]() -> Status { return duration_.uploadOnce ? Status{} : run.upload(); };
+      if (duration_.uploadOnce) {
+        Status u = run.upload();
+        if (!u) r.notes.push_back("timing: upload failed: " + u.error().message);
+      }
+      auto t = timer_->measure(k.mangled, duration_.uploadOnce ? RangeProfiler::Step(flushOnly)
+                                                               : RangeProfiler::Step(uploadAndFlush),
+                               launchOnce, opt_.timingRepeats, &res);
       if (t) {
         // Primary: the Range Profiler's gpu__time_duration.sum of an auto range around the
-        // kernel alone (kernel replay), as Nsight Compute measures it; the activity records'
-        // end - start (a little shorter for short kernels) is kept beside it.
+        // kernel alone, as Nsight Compute measures it; the activity records' end - start (a
+        // little shorter: the range adds ~1.7 us) is kept beside it.
+        // The L2 flush runs after cuptiRangeProfilerStart, right before the kernel (as ncu flushes
+        // after its own set-up): flushed before the profiler's enable/set-config/start, the L2
+        // held 1-4 MB of dirty lines at the kernel's start (dram__bytes_write.sum of
+        // matvec_warp_per_row_4096 3.2-3.7 MB instead of ncu's 0.02-0.2 MB) whose write-back made
+        // memory-bound kernels 2-9% slower than under ncu (H100, 2026-11-23,
+        // validation/h100/time/probe0-item0-*.log).
         std::vector<double> range;
+        std::map<std::string, std::vector<double>> extra; // other metrics of the duration ranges
         std::string rangeError;
-        for (unsigned i = 0; durationRange_ && i < opt_.timingRepeats; ++i) {
-          auto m = durationRange_->measure(session_.context(), spec.name, uploadAndFlush,
-                                           launchOnce, false);
-          if (!m) {
-            rangeError = m.error().message;
-            break;
+        auto rangeOnce = [&]() -> Status {
+          auto m = duration_.flushInside
+                       ? durationRange_->measure(session_.context(), spec.name, uploadOnly,
+                                                 launchOnce, duration_.mode, flushOnly)
+                       : durationRange_->measure(session_.context(), spec.name,
+                                                 duration_.uploadOnce ? RangeProfiler::Step(flushOnly)
+                                                                      : RangeProfiler::Step(uploadAndFlush),
+                                                 launchOnce, duration_.mode);
+          if (!m) return m.error();
+          for (const auto &[name, v] : m->values)
+            if (name == "gpu__time_duration.sum") range.push_back(v);
+            else extra[name].push_back(v);
+          return {};
+        };
+        std::vector<double> activityInRange;
+        if (durationRange_ && duration_.activityInRange) {
+          // The kernel's activity records while the Range Profiler measures it.
+          auto a = timer_->measure(k.mangled, [] { return Status{}; }, rangeOnce, opt_.timingRepeats);
+          if (a) activityInRange = a.value();
+          else rangeError = a.error().message;
+        } else {
+          for (unsigned i = 0; durationRange_ && i < opt_.timingRepeats; ++i) {
+            Status s = rangeOnce();
+            if (!s) {
+              rangeError = s.error().message;
+              break;
+            }
           }
-          auto v = m->values.find("gpu__time_duration.sum");
-          if (v != m->values.end()) range.push_back(v->second);
         }
         // Seen on an H100 for kernels of 0.4-0.6 ms: some samples read ~1.1e9 ns (a wrapped
         // timestamp). A sample more than 10x away from the activity records' median is dropped.
@@ -240,15 +351,18 @@ private:
         r.time = nlohmann::json{
             {"measured_ns", range.empty() ? t.value() : range},
             {"activity_ns", t.value()},
-            {"method", std::string(range.empty()
-                                       ? "CUPTI activity CONCURRENT_KERNEL end - start"
-                                       : "CUPTI Range Profiler gpu__time_duration.sum, auto range, "
-                                         "kernel replay (as ncu)") +
-                           ", median of " + std::to_string(opt_.timingRepeats) +
-                           " launches, L2 flushed (clean) before each, clocks not locked"},
+            {"method", range.empty()
+                           ? "CUPTI activity CONCURRENT_KERNEL end - start, median of " +
+                                 std::to_string(opt_.timingRepeats) +
+                                 " launches, L2 flushed (clean) before each, clocks not locked"
+                           : "CUPTI Range Profiler gpu__time_duration.sum, " + duration_.modeName() +
+                                 ", median of " + std::to_string(opt_.timingRepeats) + " launches, " +
+                                 duration_.flushName() + ", clocks not locked (as ncu --clock-control none)"},
             {"registers_per_thread", res.registersPerThread},
             {"static_shared_bytes", res.staticSharedBytes},
             {"dynamic_shared_bytes", res.dynamicSharedBytes}};
+        if (!extra.empty()) r.time["range_other_metrics"] = extra;
+        if (!activityInRange.empty()) r.time["activity_in_range_ns"] = activityInRange;
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f us; ", median / 1000.0);
         status += std::string("time ") + buf;
@@ -264,10 +378,13 @@ private:
 
     // (a) hardware counters.
     if (range_ && rangeOff_.empty()) {
-      auto m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce, userReplay_);
+      auto m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce,
+                               userReplay_ ? RangeProfiler::Mode::UserRange
+                                           : RangeProfiler::Mode::KernelReplay);
       if (!m && userReplay_ && !userReplayWorked_) {
         std::string why = m.error().message;
-        m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce, false);
+        m = range_->measure(session_.context(), spec.name, uploadAndFlush, launchOnce,
+                            RangeProfiler::Mode::KernelReplay);
         if (m) {
           userReplay_ = false;
           suiteNotes_.push_back("range profiler: user replay failed (" + why +
@@ -317,6 +434,9 @@ private:
 
   Status plainCheck(const launch::LaunchSpec &spec, LaunchRunner &run, launch::LaunchResult &r) {
     WL_CHECK(run.upload());
+    // WARPLENS_PROBE_CHECK_FLUSH=1: the probe's L2 flush before the plain launch (an experiment
+    // with ncu --cache-control none on that launch; scripts/probe-duration-experiment).
+    if (envSwitch("WARPLENS_PROBE_CHECK_FLUSH")) WL_CHECK(session_.flushL2());
     WL_CHECK(run.launch());
     auto outputs = run.download();
     if (!outputs) return outputs.error();
@@ -346,6 +466,7 @@ private:
   std::unique_ptr<SassMetricsPass> sass_;
   std::unique_ptr<KernelTimer> timer_;
   std::unique_ptr<RangeProfiler> durationRange_;
+  DurationSettings duration_;
   std::string rangeOff_, sassOff_, timingOff_, lostAt_;
   bool userReplay_ = true;
   bool userReplayWorked_ = false;

@@ -124,7 +124,11 @@ RangeProfiler::~RangeProfiler() {
 Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
                                                             const std::string &rangeName,
                                                             const Step &prepare, const Step &launch,
-                                                            bool userReplay) {
+                                                            Mode mode, const Step &inside) {
+  const bool userReplay = mode != Mode::KernelReplay;
+  const bool userRange = mode == Mode::UserRange;
+  if (inside && userRange) return Error{"range profiler: a step inside the range needs auto range", 1};
+  const std::size_t rangesPerPass = inside ? 2 : 1;
   Measurement out;
   EnabledObject obj;
   CUpti_RangeProfiler_Enable_Params en{};
@@ -138,8 +142,8 @@ Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
   ds.pRangeProfilerObject = obj.object;
   ds.pMetricNames = metricPtrs_.data();
   ds.numMetrics = metricPtrs_.size();
-  ds.maxNumOfRanges = 1;
-  ds.maxNumRangeTreeNodes = 1;
+  ds.maxNumOfRanges = rangesPerPass;
+  ds.maxNumRangeTreeNodes = rangesPerPass;
   PROBE_CUPTI(cuptiRangeProfilerGetCounterDataSize(&ds));
   std::vector<std::uint8_t> counterData(ds.counterDataSize, 0);
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params ci{};
@@ -156,9 +160,9 @@ Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
   sc.pConfig = config_.data();
   sc.counterDataImageSize = counterData.size();
   sc.pCounterDataImage = counterData.data();
-  sc.range = userReplay ? CUPTI_UserRange : CUPTI_AutoRange;
+  sc.range = userRange ? CUPTI_UserRange : CUPTI_AutoRange;
   sc.replayMode = userReplay ? CUPTI_UserReplay : CUPTI_KernelReplay;
-  sc.maxRangesPerPass = 1;
+  sc.maxRangesPerPass = rangesPerPass;
   sc.numNestingLevels = 1;
   sc.minNestingLevel = 1;
   sc.passIndex = 0;
@@ -178,15 +182,16 @@ Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
     st.pRangeProfilerObject = obj.object;
     PROBE_CUPTI(cuptiRangeProfilerStart(&st));
     obj.started = true;
-    if (userReplay) {
+    if (userRange) {
       CUpti_RangeProfiler_PushRange_Params push{};
       push.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE;
       push.pRangeProfilerObject = obj.object;
       push.pRangeName = rangeName.c_str();
       PROBE_CUPTI(cuptiRangeProfilerPushRange(&push));
     }
+    if (inside) WL_CHECK(inside());
     WL_CHECK(launch());
-    if (userReplay) {
+    if (userRange) {
       CUpti_RangeProfiler_PopRange_Params pop{};
       pop.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE;
       pop.pRangeProfilerObject = obj.object;
@@ -222,9 +227,13 @@ Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
   info.counterDataImageSize = counterData.size();
   PROBE_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
   if (info.numTotalRanges == 0) return Error{"range profiler: no range recorded for the launch", 1};
-  if (info.numTotalRanges > 1)
+  if (info.numTotalRanges > rangesPerPass)
     out.notes.push_back("range profiler: " + std::to_string(info.numTotalRanges) +
-                        " ranges recorded, the first is reported");
+                        " ranges recorded, range " + std::to_string(rangesPerPass - 1) + " is reported");
+  if (info.numTotalRanges < rangesPerPass)
+    return Error{"range profiler: " + std::to_string(info.numTotalRanges) + " range(s) recorded, " +
+                     std::to_string(rangesPerPass) + " expected (step inside the range + kernel)",
+                 1};
 
   std::vector<double> values(metricPtrs_.size(), 0.0);
   CUpti_Profiler_Host_EvaluateToGpuValues_Params ev{};
@@ -232,7 +241,7 @@ Expected<RangeProfiler::Measurement> RangeProfiler::measure(CUcontext ctx,
   ev.pHostObject = host_;
   ev.pCounterDataImage = counterData.data();
   ev.counterDataImageSize = counterData.size();
-  ev.rangeIndex = 0;
+  ev.rangeIndex = rangesPerPass - 1;
   ev.ppMetricNames = metricPtrs_.data();
   ev.numMetrics = metricPtrs_.size();
   ev.pMetricValues = values.data();

@@ -34,10 +34,25 @@ public:
     std::vector<std::string> notes;
   };
   using Step = std::function<Status()>;
+  /// How ranges are cut and passes replayed.
+  enum class Mode {
+    /// Auto range (one range per kernel launch) and kernel replay: CUPTI replays the kernel
+    /// itself, saving and restoring device memory between its passes.
+    KernelReplay,
+    /// A user range (push/pop around launch + synchronise) and user replay: `prepare` before
+    /// every pass. The range's gpu__time_duration includes the launch and the synchronisation.
+    UserRange,
+    /// Auto range (the kernel alone, as Nsight Compute) and user replay: `prepare` before every
+    /// pass, nothing done by CUPTI between `prepare` and the kernel.
+    AutoRangeUserReplay,
+  };
   /// `prepare` runs before each pass (user replay) or once (kernel replay); `launch` launches and
-  /// synchronises the kernel exactly once.
+  /// synchronises the kernel exactly once. `inside` (optional, auto range only) runs after the
+  /// profiler has started and before `launch` in every pass, as Nsight Compute flushes caches
+  /// after its own set-up: a kernel it launches is a range of its own, and the values reported
+  /// are those of the last range (the kernel's).
   Expected<Measurement> measure(CUcontext ctx, const std::string &rangeName, const Step &prepare,
-                                const Step &launch, bool userReplay);
+                                const Step &launch, Mode mode, const Step &inside = {});
 
   const std::vector<std::string> &metrics() const { return metrics_; }
   std::size_t passesNeeded() const { return passes_; }

@@ -1,8 +1,11 @@
 /// \file
 /// GPU test (label gpu, needs ncu on PATH): the probe's gpu__time_duration.sum (Range Profiler,
-/// auto range around the kernel, median of 5 launches, L2 flushed clean before each) equals
-/// Nsight Compute's (median of 3 ncu runs) for the same launches within 5% or 1 us. Clocks: not locked on either side
-/// (ncu --clock-control none), caches flushed on both (ncu --cache-control all).
+/// auto range around the kernel, user replay, median of 5 launches, L2 flushed clean after the
+/// profiler's start right before each) equals Nsight Compute's (median of 3 ncu runs) for the
+/// same launches within 5% or 1 us. Clocks: not locked on either side (ncu --clock-control none;
+/// both ran at SM 1962-1979 MHz, DRAM 2609-2618 MHz on the H100 by sm__cycles_elapsed and
+/// dram__cycles_elapsed .avg.per_second, 2026-11-23), caches flushed on both (ncu
+/// --cache-control all).
 #include "cupti_probe/Probe.h"
 #include "launch/LaunchSpec.h"
 
