@@ -303,6 +303,20 @@ Expected<Instr> decodeText(const std::string &textIn, std::uint64_t pc, const La
   std::size_t sp = text.find(' ', pos);
   in.opcode = trim(text.substr(pos, sp == std::string::npos ? std::string::npos : sp - pos));
   if (in.opcode.empty() || in.opcode[0] == '.') return fail("no opcode"); // ".L_x_1)" has no base opcode
+  // nvdisasm spells opcodes and modifiers in letters, digits and '_' (HGMMA.64x8x16): anything else ("ULDC.64UR4,"
+  // with its space lost, "IMAD.U3\xff") or an empty modifier is a damaged line, not an instruction.
+  for (char ch : in.opcode)
+    if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '.')) {
+      std::string shown; // printable: bytes outside ASCII as \xNN
+      for (unsigned char c : in.opcode) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", c);
+        shown += c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : std::string(hex);
+      }
+      return fail("bad character in opcode '" + shown + "'");
+    }
+  if (in.opcode.back() == '.' || in.opcode.find("..") != std::string::npos)
+    return fail("empty modifier in opcode '" + in.opcode + "'");
   std::size_t d = in.opcode.find('.');
   in.base = in.opcode.substr(0, d);
   while (d != std::string::npos) {

@@ -139,6 +139,26 @@ TEST(SassDecoder, OperandForms) {
   EXPECT_NE(bad.error().message.find(".L_nowhere"), std::string::npos);
 }
 
+TEST(SassDecoder, DamagedOpcodesAreErrorsNamingThem) {
+  // Fuzzed lines the decoder used to take as instructions: the full run then failed on the
+  // operand, while address-only mode skipped the unused instruction and reported counts.
+  sassemu::LabelMap labels;
+  auto a = sassemu::decodeText("ULDC.64UR4, c[0x0][0x208] ;", 0x30, labels);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().message,
+            "pc 0x0030 `ULDC.64UR4, c[0x0][0x208] ;`: bad character in opcode 'ULDC.64UR4,'");
+  auto b = sassemu::decodeText("IMAD.MOV.U3\xff, RZ, RZ, R2 ;", 0x100, labels);
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.error().message.find("bad character in opcode 'IMAD.MOV.U3\\xff,'"), std::string::npos)
+      << b.error().message;
+  auto c = sassemu::decodeText("ULDC. UR5, UR4, 0x18 ;", 0, labels);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().message.find("empty modifier in opcode 'ULDC.'"), std::string::npos) << c.error().message;
+  auto d = sassemu::decodeText("HMMA.16816.F32.BF16 R4, R8, R12, R4 ;", 0, labels); // digits and capitals
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_EQ(d->mods, (std::vector<std::string>{"16816", "F32", "BF16"}));
+}
+
 TEST(SassEngine, UnknownOpcodeIsAnErrorNamingPcAndSource) {
   std::string l = wrap("\t//## File \"x.cu\", line 7\n        /*0000*/                   FOOBAR R0, R1 ;\n"
                        "        /*0010*/                   EXIT ;\n");
