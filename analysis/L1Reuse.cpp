@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <map>
 
 namespace warplens::analysis {
 
@@ -65,6 +66,15 @@ std::size_t distinct(std::uint64_t *v, std::size_t n) {
   if (!sorted) std::sort(v, v + n);
   return static_cast<std::size_t>(std::unique(v, v + n) - v);
 }
+
+/// Distinct 1 KiB regions of a request's lanes, every address moved by `shift` bytes.
+std::uint64_t regionsOf(const model::AccessEvent &e, std::int64_t shift) {
+  std::array<std::uint64_t, 32> r;
+  std::size_t n = 0;
+  for (std::uint32_t m = e.active.bits; m; m &= m - 1)
+    r[n++] = (e.addr[std::countr_zero(m)].value + static_cast<std::uint64_t>(shift)) >> L1ReuseListener::kRegionShift;
+  return distinct(r.data(), n);
+}
 } // namespace
 
 void L1ReuseListener::onAccess(const model::AccessEvent &e) {
@@ -87,6 +97,25 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
     return;
   }
   loadLines_ += distinctLines;
+  // Data-bank conflict degree: distinct 4-byte words per bank (word mod 32), the most of any bank.
+  std::array<std::uint64_t, 128> words;
+  std::size_t nw = 0;
+  for (std::uint32_t m = e.active.bits; m; m &= m - 1) {
+    const std::uint64_t first = e.addr[std::countr_zero(m)].value, last = first + width - 1;
+    for (std::uint64_t w = first >> 2; w <= (last >> 2) && nw < words.size(); ++w) words[nw++] = w;
+  }
+  const std::size_t ndw = distinct(words.data(), nw);
+  std::array<std::uint8_t, 32> perBank{};
+  std::uint64_t degree = 0;
+  for (std::size_t i = 0; i < ndw; ++i) degree = std::max<std::uint64_t>(degree, ++perBank[words[i] & 31]);
+  // Address stage: distinct lane addresses, kAddressesPerCycle a cycle.
+  std::array<std::uint64_t, 32> lanes;
+  std::size_t nl = 0;
+  for (std::uint32_t m = e.active.bits; m; m &= m - 1) lanes[nl++] = e.addr[std::countr_zero(m)].value;
+  const std::uint64_t addresses = distinct(lanes.data(), nl);
+  loadWavefronts_ += std::max({degree, (distinctLines + kLinesPerWavefront - 1) / kLinesPerWavefront,
+                               (addresses + kAddressesPerCycle - 1) / kAddressesPerCycle});
+  loadRegions_ += regionsOf(e, 0);
   SectorSet &set = blockSet(e.block);
   for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
 }
@@ -117,6 +146,27 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   const std::uint64_t n = r.blocks.size();
   loadLines_ += one.loadLines_ * n;
   storeLines_ += one.storeLines_ * n;
+  loadWavefronts_ += one.loadWavefronts_ * n;
+  // Regions depend on the move modulo 1 KiB: per group, the replicas counted by that residue.
+  {
+    const std::int64_t region = std::int64_t(1) << kRegionShift;
+    std::vector<std::map<std::int64_t, std::uint64_t>> residues(r.coef.size());
+    std::vector<bool> loadsIn(r.coef.size(), false);
+    for (std::size_t k = 0; k < r.events->size(); ++k) {
+      const model::AccessEvent &e = (*r.events)[k];
+      if (!e.skipped && !e.companion && e.space == model::Space::Global && e.op == model::Op::Load && e.active.bits)
+        loadsIn[(*r.group)[k]] = true;
+    }
+    for (std::size_t g = 0; g < r.coef.size(); ++g)
+      if (loadsIn[g])
+        for (std::size_t i = 0; i < r.blocks.size(); ++i) ++residues[g][((r.shift(g, i) % region) + region) % region];
+    for (std::size_t k = 0; k < r.events->size(); ++k) {
+      const model::AccessEvent &e = (*r.events)[k];
+      if (e.skipped || e.companion || e.space != model::Space::Global || e.op != model::Op::Load || !e.active.bits)
+        continue;
+      for (const auto &[res, count] : residues[(*r.group)[k]]) loadRegions_ += count * regionsOf(e, res);
+    }
+  }
   std::vector<std::size_t> used;
   for (std::size_t g = 0; g < loads.size(); ++g)
     if (loads[g].set.size()) used.push_back(g);
@@ -157,6 +207,8 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   closedMisses_ += o.missSectors();
   loadLines_ += o.loadLines_;
   storeLines_ += o.storeLines_;
+  loadWavefronts_ += o.loadWavefronts_;
+  loadRegions_ += o.loadRegions_;
 }
 
 std::uint64_t L1ReuseListener::missSectors() const {

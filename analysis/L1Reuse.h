@@ -32,6 +32,21 @@ public:
   std::uint64_t missSectors() const;
   std::uint64_t loadLines() const { return scaled(loadLines_); }
   std::uint64_t storeLines() const { return scaled(storeLines_); }
+  /// L1 cycles of global load requests, summed: per request the largest of its data-bank conflict
+  /// degree (distinct 4-byte words in one of the 32 banks: different lines in the same bank take
+  /// a wavefront each), its distinct lines / kLinesPerWavefront (tag lookups) and its distinct
+  /// lane addresses / kAddressesPerCycle (address stage), rounded up.
+  std::uint64_t loadWavefronts() const { return scaled(loadWavefronts_); }
+  /// Distinct 1 KiB regions (DRAM pages) per global load request, summed: a round of loads spread
+  /// over more pages waits for the slowest of more independent DRAM accesses (spread_chase).
+  std::uint64_t loadRegions() const { return scaled(loadRegions_); }
+  static constexpr unsigned kRegionShift = 10;
+  /// L1 lines looked up per wavefront when the banks do not conflict: measured with l1_banks
+  /// (16 and 32 lines per request in 32 banks: 3.8 and 7.2 cycles on the H100, 3.7 and 7.1 on the H200).
+  static constexpr unsigned kLinesPerWavefront = 4;
+  /// Distinct lane addresses per cycle: l1_lines_1 and l1_banks_2/4/8 (32 distinct addresses in
+  /// 1-8 lines, no bank conflict) all take 2.3-2.4 cycles per request (H100 and H200).
+  static constexpr unsigned kAddressesPerCycle = 16;
   /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
   void setScale(double f) { scale_ = f; }
 
@@ -59,7 +74,7 @@ private:
   SectorSet *last_ = nullptr;
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
-  std::uint64_t loadLines_ = 0, storeLines_ = 0;
+  std::uint64_t loadLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
 };
 
 } // namespace warplens::analysis

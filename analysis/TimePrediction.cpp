@@ -259,6 +259,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
   in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
   in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
+  in.mem.globalLoadWavefronts = static_cast<double>(reuse.loadWavefronts());
+  in.mem.globalLoadRegions = static_cast<double>(reuse.loadRegions());
   in.mem.loadRounds = loadRounds;
   in.mem.barrierLoadRounds = barrierRounds;
   // Written data reaches DRAM during the kernel only once the L2 overflows: measured on the H100
@@ -298,6 +300,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"l1_miss_sectors", in.mem.l2ReadSectors},
                  {"load_lines", in.mem.globalLoadLines},
                  {"store_lines", in.mem.globalStoreLines},
+                 {"load_wavefronts", in.mem.globalLoadWavefronts},
+                 {"load_regions", in.mem.globalLoadRegions},
                  {"load_rounds", in.mem.loadRounds},
                  {"barrier_load_rounds", in.mem.barrierLoadRounds},
                  {"dram_write_bytes", in.mem.dramWriteBytes},

@@ -45,6 +45,8 @@ options:
 struct Structure {
   double roundsPerLoadRequest = 0, linesPerLoadRequest = 0, linesPerStoreRequest = 0;
   double barrierRoundsPerLoadRequest = 0;
+  double wavefrontsPerLoadRequest = 0; ///< L1 data-stage wavefronts (0: not in the prediction)
+  double regionsPerLoadRequest = 0;    ///< distinct 1 KiB regions (0: not in the prediction)
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -75,6 +77,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.l2ReadSectors = i.value("l1_miss_sectors", 0.0);
   in.mem.globalLoadLines = i.value("load_lines", 0.0);
   in.mem.globalStoreLines = i.value("store_lines", 0.0);
+  in.mem.globalLoadWavefronts = i.value("load_wavefronts", 0.0);
+  in.mem.globalLoadRegions = i.value("load_regions", 0.0);
   in.mem.loadRounds = i.value("load_rounds", 0.0);
   in.mem.barrierLoadRounds = i.value("barrier_load_rounds", 0.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
@@ -83,8 +87,10 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
 }
 
 /// Features of a measured launch, or an error saying what it lacks.
+/// `fitted`: the DRAM utilisation of the loaded-latency term comes from the measured duration
+/// (a fitted launch); otherwise the prediction solves it (a held-out launch).
 Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::DeviceSpec &d,
-                                   const StructureMap &structure) {
+                                   const StructureMap &structure, bool fitted) {
   if (r.time.is_null() || !r.time.contains("measured_ns"))
     return Error{r.name + ": no timed duration (time.measured_ns); re-probe with the kernel timer"};
   auto t = r.metrics.find("gpu__time_duration.sum");
@@ -107,9 +113,13 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.loadRounds = it->second.roundsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalLoadLines = it->second.linesPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalStoreLines = it->second.linesPerStoreRequest * in.mem.globalStoreRequests;
+    in.mem.globalLoadWavefronts = it->second.wavefrontsPerLoadRequest * in.mem.globalLoadRequests;
+    in.mem.globalLoadRegions = it->second.regionsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
   }
-  return perf::FitSample{r.name, perf::features(in, d), t->second};
+  perf::Features f = perf::features(in, d);
+  if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
+  return perf::FitSample{r.name, f, t->second};
 }
 
 std::string fmt(const char *f, double v) {
@@ -227,7 +237,9 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       structure[r.name] = {ratio(i, "load_rounds", "global_load_requests"),
                            ratio(i, "load_lines", "global_load_requests"),
                            ratio(i, "store_lines", "global_store_requests"),
-                           ratio(i, "barrier_load_rounds", "global_load_requests")};
+                           ratio(i, "barrier_load_rounds", "global_load_requests"),
+                           ratio(i, "load_wavefronts", "global_load_requests"),
+                           ratio(i, "load_regions", "global_load_requests")};
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {
@@ -280,7 +292,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
     return rc;
   }
   auto collect = [&](const std::vector<std::string> &paths, std::vector<perf::FitSample> &samples,
-                     std::vector<double> &clocks) -> bool {
+                     std::vector<double> &clocks, bool fitted) -> bool {
     for (const auto &p : paths) {
       auto results = launch::loadResults(p);
       if (!results) {
@@ -288,7 +300,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
         return false;
       }
       for (const auto &r : results.value()) {
-        auto s = sampleOf(r, dev.value(), structure);
+        auto s = sampleOf(r, dev.value(), structure, fitted);
         if (!s) {
           err << "warplens fit: " << p << ": skipped " << s.error().message << "\n";
           continue;
@@ -302,7 +314,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
   };
   std::vector<perf::FitSample> samples, held;
   std::vector<double> clocks, heldClocks;
-  if (!collect(files, samples, clocks) || !collect(holdOut, held, heldClocks)) return 2;
+  if (!collect(files, samples, clocks, true) || !collect(holdOut, held, heldClocks, false)) return 2;
   if (samples.size() < 8) {
     err << "warplens fit: only " << samples.size() << " timed launches; need at least 8\n";
     return 2;

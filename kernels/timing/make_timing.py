@@ -141,6 +141,29 @@ def timing_suite():
                            {"value": rounds, "type": "u32"}, {"value": stride, "type": "u32"},
                            {"value": reps, "type": "u32"}],
                           f"{rounds} x (load, barrier, {reps} shared reads stride {stride}, store) per block of {block}"))
+    # L1 line rate without bank conflicts (session 5): 1..32 lines per request, every lane in its
+    # own bank (l1_lines_32 above: 32 lines in one bank).
+    for lines in [2, 4, 8, 16, 32]:
+        out.append(launch(f"l1_banks_{lines}_264x256_512", "l1", "l1_banks", 264, 256,
+                          [{"buffer": "in", "type": "f32", "count": 1024, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": 264 * 256, "init": "zero"},
+                           {"value": lines, "type": "u32"}, {"value": 512, "type": "u32"}],
+                          f"512 L1-hit loads per thread, {lines} lines per request, no bank conflict"))
+    # DRAM latency by the spread of a round (session 5): one warp, 512 dependent rounds over a
+    # 256 MiB buffer: 1 or 32 lines per round, consecutive, 64 KiB or 2 MiB (+128 B) apart.
+    words = 1 << 26
+    for tag, per_line, lane_stride, round_stride in [("seq1", 32, 0, 32), ("far1", 32, 0, (1 << 18) + 32),
+                                                     ("tlb1", 32, 0, (1 << 19) + 32), ("seq32", 1, 32, 1024),
+                                                     ("page8", 4, 1 << 14, 32), ("page32", 1, 1 << 14, 32),
+                                                     ("tlb32", 1, 1 << 19, 32)]:
+        out.append(launch(f"spread_{tag}_1x32_512", "latency", "spread_chase", 1, 32,
+                          [{"buffer": "in", "type": "f32", "count": words, "init": "zero"},
+                           {"buffer": "out", "type": "f32", "count": 32, "init": "zero"},
+                           {"value": 512, "type": "u32"}, {"value": per_line, "type": "u32"},
+                           {"value": lane_stride, "type": "u32"}, {"value": round_stride, "type": "u32"},
+                           {"value": words - 1, "type": "u32"}],
+                          f"512 dependent rounds of one warp, {32 // per_line} lines per round, "
+                          f"lanes {lane_stride * 4} B and rounds {round_stride * 4} B apart"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,

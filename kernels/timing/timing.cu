@@ -179,3 +179,38 @@ extern "C" __global__ void bar_phase(const float *in, float *out, unsigned round
     out[base + t] = acc;
   }
 }
+
+// Loads that hit L1 with `lines` distinct 128-byte lines per warp request and every lane in a
+// bank of its own (lane l reads word (l + k) mod 32 of line l mod lines of a 4 KiB buffer): the
+// L1 line (tag) rate apart from data-bank conflicts. l1_lines above puts the lanes of a 32-line
+// request all in one bank, so it cannot tell the two apart. Four independent sums per thread.
+extern "C" __global__ void l1_banks(const float *in, float *out, unsigned lines, unsigned iters) {
+  unsigned lane = threadIdx.x & 31;
+  unsigned base = (lane % lines) * 32;
+  float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (unsigned k = 0; k < iters; k += 4) {
+    a0 += in[base + ((lane + k) & 31)];
+    a1 += in[base + ((lane + k + 1) & 31)];
+    a2 += in[base + ((lane + k + 2) & 31)];
+    a3 += in[base + ((lane + k + 3) & 31)];
+  }
+  float acc = a0 + a1 + a2 + a3;
+  if (acc == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// DRAM latency by the spread of a round: `rounds` dependent loads per lane (the next address adds
+// the loaded value, which is 0, so each load waits for the one before); lane l of round r reads
+// word (r * roundStride + (l / perLine) * laneStride + l % perLine) & mask. perLine 32: one line
+// per round; perLine 1: 32 lines laneStride words apart. One warp: nothing else in flight.
+extern "C" __global__ void spread_chase(const float *in, float *out, unsigned rounds, unsigned perLine,
+                                        unsigned laneStride, unsigned roundStride, unsigned mask) {
+  unsigned lane = threadIdx.x & 31;
+  unsigned off = (lane / perLine) * laneStride + lane % perLine, dep = 0;
+  float acc = 0.0f;
+  for (unsigned r = 0; r < rounds; ++r) {
+    float v = in[(r * roundStride + off + dep) & mask];
+    dep = __float_as_uint(v);
+    acc += v;
+  }
+  if (acc == -1.0f) out[threadIdx.x] = acc;
+}

@@ -63,6 +63,8 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"barrierNsPerByte", &Coefficients::barrierNsPerByte},
     {"barrierLsuCycles", &Coefficients::barrierLsuCycles},
     {"barrierIssueCycles", &Coefficients::barrierIssueCycles},
+    {"loadedLatencyNs", &Coefficients::loadedLatencyNs},
+    {"latencyRegionNs", &Coefficients::latencyRegionNs},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -36,6 +36,9 @@ struct Coefficients {
   double barrierNsPerByte = 0;      ///< per DRAM byte read in barrier-phased load rounds (latency limiter)
   double barrierLsuCycles = 0;      ///< per wavefront of a barrier-phased block, on its critical path
   double barrierIssueCycles = 0;    ///< per warp instruction of a barrier-phased block, same
+  double latencyRegionNs = 0;       ///< per DRAM load round and doubling of its 1 KiB regions
+  double loadedLatencyNs = 0;       ///< per DRAM load round x U / (1 - U), U = DRAM bytes /
+                                    ///< (duration x datasheet peak): queueing in the memory system
 };
 
 struct DeviceSpec {
@@ -44,7 +47,8 @@ struct DeviceSpec {
   std::string arch;        ///< "sm_90"
   unsigned sms = 0;
   double smClockHz = 0;    ///< as it ran under the probe (sm__cycles_elapsed.avg.per_second)
-  double dramPeakBytesPerSecond = 0; ///< datasheet, for the "% of peak" column only
+  double dramPeakBytesPerSecond = 0; ///< datasheet: the "% of peak" column and the DRAM utilisation
+                                     ///< of the loaded-latency term
   unsigned subPartitions = 4;
   unsigned maxWarpsPerSm = 64;
   unsigned maxBlocksPerSm = 32;

@@ -102,7 +102,11 @@ std::vector<FitRow> evaluate(const std::vector<FitSample> &samples, const Device
   return rows;
 }
 
-FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSpec &start) {
+FitOutcome fitCoefficients(const std::vector<FitSample> &given, const DeviceSpec &start) {
+  // A fitted launch's DRAM utilisation (loaded-latency term) comes from its measured duration.
+  std::vector<FitSample> samples = given;
+  for (FitSample &s : samples)
+    if (s.x.dramUtilization < 0) setDramUtilization(s.x, dramUtilizationOf(s.x, s.measuredNs, start));
   FitOutcome out;
   std::array<double, kCols> coef = toArray(start.coef);
   std::vector<std::size_t> choice(samples.size(), kLimiterCount);
@@ -130,7 +134,7 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
     prev = coef;
     choice = next;
     const Eigen::Index m = static_cast<Eigen::Index>(samples.size());
-    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m, kCols);
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(m, kCols), raw = Eigen::MatrixXd::Zero(m, kCols);
     Eigen::VectorXd b = Eigen::VectorXd::Ones(m);
     for (Eigen::Index i = 0; i < m; ++i) {
       const auto &s = samples[static_cast<std::size_t>(i)];
@@ -144,12 +148,15 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSp
         double weight = lim == choice[static_cast<std::size_t>(i)] ? 1.0 : 0.0;
         if (p > 0) weight = total > 0 ? std::pow(terms[lim] / total, p - 1) : (weight > 0 ? 1.0 : 0.0);
         if (weight > 0) A(i, 2 + static_cast<Eigen::Index>(k)) = w * weight * s.x.*(kColumns[k].feature);
+        raw(i, 2 + static_cast<Eigen::Index>(k)) = w * s.x.*(kColumns[k].feature);
       }
     }
-    // Columns no launch selects keep their value (NNLS would zero them).
+    // Columns no launch selects keep their value (NNLS would zero them), and so do columns whose
+    // p-norm weights are all negligible (their limiter under ~0.1% of every launch's total: the
+    // column, rescaled to unit norm inside nnls, would get an arbitrary, huge coefficient).
     std::vector<Eigen::Index> used;
     for (Eigen::Index j = 0; j < kCols; ++j)
-      if (A.col(j).norm() > 0) used.push_back(j);
+      if (A.col(j).norm() > 0 && (j < 2 || A.col(j).norm() > 1e-9 * raw.col(j).norm())) used.push_back(j);
     Eigen::MatrixXd Au(m, static_cast<Eigen::Index>(used.size()));
     for (std::size_t k = 0; k < used.size(); ++k) Au.col(static_cast<Eigen::Index>(k)) = A.col(used[k]);
     Eigen::VectorXd x = nnls(Au, b);

@@ -39,7 +39,9 @@ struct FitOutcome {
 };
 
 /// `start`'s coefficients seed the first limiter choice; a coefficient whose limiter no launch
-/// selects keeps its start value (the outcome says so through the rows' limiters).
+/// selects (or whose weighted column is negligible for every launch) keeps its start value (the
+/// outcome says so through the rows' limiters). A sample whose DRAM utilisation is not set gets it
+/// from its measured duration (the loaded-latency term).
 FitOutcome fitCoefficients(const std::vector<FitSample> &samples, const DeviceSpec &start);
 /// Rows of `samples` predicted with `device` (no fitting).
 std::vector<FitRow> evaluate(const std::vector<FitSample> &samples, const DeviceSpec &device);

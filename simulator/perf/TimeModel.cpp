@@ -58,7 +58,10 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const double storeLines = m.globalStoreLines > 0 ? m.globalStoreLines
                                                    : std::max(m.globalStoreRequests, m.globalStoreSectors / 4);
   f.storeLines = storeLines;
-  f.lsuWavefrontNs = (m.sharedWavefronts + loadLines + storeLines) * share / ghz;
+  // Loads: data-stage wavefronts where known (bank conflicts between lines; measured with
+  // l1_banks: 32 lines in 32 banks take about 8 cycles, in one bank 32), else one per line.
+  const double loadWavefronts = m.globalLoadWavefronts > 0 ? m.globalLoadWavefronts : loadLines;
+  f.lsuWavefrontNs = (m.sharedWavefronts + loadWavefronts + storeLines) * share / ghz;
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
   f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
@@ -82,6 +85,9 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     const double missesL1 = 1.0 - std::pow(1.0 - m1, k);
     const double missesL2 = m2;
     f.latencyRequests = perWarp * missesL1 * missesL2;
+    // Regions per round: a round's requests taken to fall in different regions.
+    const double regions = m.globalLoadRegions > 0 ? m.globalLoadRegions / loadRounds : 1.0;
+    f.regionRounds = f.latencyRequests * std::log2(std::max(1.0, regions));
     f.latencyL2Rounds = perWarp * missesL1 * (1.0 - missesL2);
     f.latencyL1Rounds = perWarp * (1.0 - missesL1);
     const double b = std::clamp(m.barrierLoadRounds / loadRounds, 0.0, 1.0);
@@ -91,6 +97,17 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     f.barrierIssueNs = b * f.issueInstNs / resident;
   }
   return f;
+}
+
+void setDramUtilization(Features &f, double u) {
+  u = std::clamp(u, 0.0, kMaxDramUtilization);
+  f.dramUtilization = u;
+  f.loadedRounds = f.latencyRequests * u / (1.0 - u);
+}
+
+double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec &d) {
+  if (durationNs <= 0 || d.dramPeakBytesPerSecond <= 0) return 0;
+  return f.dramBytes / (durationNs * 1e-9 * d.dramPeakBytesPerSecond);
 }
 
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c) {
@@ -107,7 +124,27 @@ double combineTerms(const std::array<double, kLimiterCount> &t, double p) {
   return top * std::pow(sum, 1.0 / p);
 }
 
-TimePrediction predict(const Features &f, const DeviceSpec &d) {
+namespace {
+double durationOf(const Features &f, const DeviceSpec &d) {
+  return d.coef.launchNs + f.loads * d.coef.fillNs + combineTerms(limiterTerms(f, d.coef), d.overlapP);
+}
+} // namespace
+
+TimePrediction predict(const Features &given, const DeviceSpec &d) {
+  Features f = given;
+  if (f.dramUtilization < 0) {
+    // Duration and DRAM utilisation together: h(u) = u - U(duration(u)) increases with u (a
+    // longer duration lowers U), so bisection finds its root in [0, max].
+    double lo = 0, hi = kMaxDramUtilization;
+    setDramUtilization(f, hi);
+    if (hi - dramUtilizationOf(f, durationOf(f, d), d) <= 0) lo = hi;
+    for (int k = 0; k < 60 && hi - lo > 1e-9; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      setDramUtilization(f, mid);
+      (mid - dramUtilizationOf(f, durationOf(f, d), d) < 0 ? lo : hi) = mid;
+    }
+    setDramUtilization(f, lo);
+  }
   TimePrediction p;
   p.occupancy = f.occupancy;
   p.launchNs = d.coef.launchNs + f.loads * d.coef.fillNs;

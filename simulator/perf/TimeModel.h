@@ -41,6 +41,11 @@ struct MemoryCounts {
   /// Distinct 128-byte lines per warp request, summed (L1 tag lookups; L1 → L2 store
   /// transactions). 0: unknown, taken as max(requests, sectors / 4).
   double globalLoadLines = 0, globalStoreLines = 0;
+  /// L1 data-stage wavefronts of global loads: per request max(bank conflict degree, lines / 2)
+  /// (analysis/L1Reuse.h). 0: unknown, taken as globalLoadLines.
+  double globalLoadWavefronts = 0;
+  /// Distinct 1 KiB regions per global load request, summed (0: unknown, taken as 1 per round).
+  double globalLoadRegions = 0;
   /// Dependent rounds of global loads, summed over warps: loads issued together before the first
   /// use of any of them count once. 0: unknown, taken as the load requests (no parallelism).
   double loadRounds = 0;
@@ -90,6 +95,19 @@ struct Features {
   double barrierDramBytes = 0;  ///< b × DRAM bytes read × barrierNsPerByte
   double barrierLsuNs = 0;      ///< b × lsuWavefrontNs / resident blocks per SM × barrierLsuCycles
   double barrierIssueNs = 0;    ///< b × issueInstNs / resident blocks per SM × barrierIssueCycles
+  /// Loaded latency (session 5): a DRAM round waits longer when the DRAM is busy (queueing):
+  /// latencyRequests × U / (1 − U) × loadedLatencyNs, U = DRAM bytes / (duration × datasheet
+  /// peak), at most kMaxDramUtilization. Measured with latency_readloop (132 blocks of 32..1024
+  /// threads): 407, 409, 420, 447, 534 ns per round at 0.06..0.6 of the peak.
+  double loadedRounds = 0;
+  /// Spread (session 5): a DRAM round over k distinct 1 KiB regions waits for the slowest of k
+  /// DRAM accesses: latencyRequests × log2(k) × latencyRegionNs, k = regions per load round.
+  /// Measured with spread_chase (one warp, 512 dependent rounds): 1 region 365 ns per round, 4
+  /// (32 consecutive lines) 428, 8 regions 465, 32 regions 542 ns (H100).
+  double regionRounds = 0;
+  /// U; < 0: not known yet (predict solves duration and U together). The fit sets it from the
+  /// measured duration (setDramUtilization).
+  double dramUtilization = -1;
   double loads = 0;             ///< 1 when the launch loads from global memory (× fillNs, added)
   Occupancy occupancy;
 };
@@ -131,12 +149,19 @@ inline constexpr Column kColumns[] = {
     {7, &Features::barrierDramBytes, &Coefficients::barrierNsPerByte, "barrierNsPerByte"},
     {7, &Features::barrierLsuNs, &Coefficients::barrierLsuCycles, "barrierLsuCycles"},
     {7, &Features::barrierIssueNs, &Coefficients::barrierIssueCycles, "barrierIssueCycles"},
+    {7, &Features::loadedRounds, &Coefficients::loadedLatencyNs, "loadedLatencyNs"},
+    {7, &Features::regionRounds, &Coefficients::latencyRegionNs, "latencyRegionNs"},
     {8, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
 Occupancy occupancy(const LaunchShape &shape, const DeviceSpec &device);
 Features features(const TimeInputs &in, const DeviceSpec &device);
+inline constexpr double kMaxDramUtilization = 0.9;
+/// Sets f.dramUtilization to `u` (clamped to [0, kMaxDramUtilization]) and f.loadedRounds from it.
+void setDramUtilization(Features &f, double u);
+/// U of a launch of `durationNs` under `device` (DRAM bytes / (duration × datasheet peak)).
+double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec &device);
 /// The limiter times of `f` under `c` (kLimiters order).
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c);
 /// max of the terms (p <= 0) or their p-norm.

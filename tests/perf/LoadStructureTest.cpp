@@ -162,6 +162,48 @@ TEST(L1Reuse, DistinctSectorsPerBlockAndLinesPerRequest) {
   EXPECT_EQ(a.storeLines(), 32u);
 }
 
+TEST(L1Reuse, WavefrontsAreTheBankConflictsLinesOrAddressesPerCycle) {
+  L1ReuseListener l;
+  // Per request: max(bank conflict degree, lines / 4, distinct lane addresses / 16), rounded up.
+  // Coalesced 4-byte lanes: 1 line, no conflict, 32 addresses: 2.
+  l.onAccess(event(0, model::Op::Load, 4, 0, 4));
+  EXPECT_EQ(l.loadWavefronts(), 2u);
+  // 32 lanes 128 bytes apart: 32 lines, all in bank 0: 32 (l1_lines_32, matvec rows).
+  l.onAccess(event(0, model::Op::Load, 4, 1 << 16, 128));
+  EXPECT_EQ(l.loadWavefronts(), 2u + 32u);
+  // 32 lanes 132 bytes apart: 32 lines, lane l in bank l: no conflict, 32 lines / 4 = 8.
+  l.onAccess(event(0, model::Op::Load, 4, 1 << 17, 132));
+  EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u);
+  // 16-byte lanes, coalesced: 512 bytes, 4 words in every bank: 4 (4 lines / 4 = 1, 32 / 16 = 2).
+  l.onAccess(event(0, model::Op::Load, 16, 1 << 18, 16));
+  EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u + 4u);
+  // 8 lines, lanes 4 words apart in each: banks 0, 4, .. 28 hold one word of each line: 8-way
+  // (l1_lines_8 without its rotation).
+  {
+    model::AccessEvent e = event(0, model::Op::Load, 4, 1 << 21, 0);
+    for (unsigned k = 0; k < 32; ++k) e.addr[k] = ByteAddress{(1u << 21) + (k % 8) * 128 + (k / 8) * 16};
+    l.onAccess(e);
+  }
+  EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u + 4u + 8u);
+  // Every lane on one word (broadcast): 1.
+  l.onAccess(event(0, model::Op::Load, 4, 1 << 19, 0));
+  EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u + 4u + 8u + 1u);
+  // Stores are not counted here (store lines, above).
+  l.onAccess(event(0, model::Op::Store, 4, 1 << 20, 128));
+  EXPECT_EQ(l.loadWavefronts(), 55u);
+  EXPECT_EQ(l.loadLines(), 1u + 32u + 32u + 4u + 8u + 1u);
+}
+
+TEST(L1Reuse, RegionsAreDistinctKibibytesPerRequest) {
+  L1ReuseListener l;
+  l.onAccess(event(0, model::Op::Load, 4, 0, 4));         // 128 B: 1 region
+  l.onAccess(event(0, model::Op::Load, 4, 1 << 20, 128)); // 32 lines, 4 KiB: 4 regions
+  l.onAccess(event(0, model::Op::Load, 4, 1 << 21, 1024)); // lanes 1 KiB apart: 32
+  l.onAccess(event(0, model::Op::Load, 4, 1000, 4));      // bytes 1000..1127 cross 1024: 2
+  l.onAccess(event(0, model::Op::Store, 4, 1 << 22, 1024)); // stores: not counted
+  EXPECT_EQ(l.loadRegions(), 1u + 4u + 32u + 2u);
+}
+
 TEST(L1Reuse, ClosedBlocksStillCount) {
   L1ReuseListener l;
   for (std::uint32_t b = 0; b < L1ReuseListener::kLiveBlocks + 10; ++b) l.onAccess(event(b, model::Op::Load, 4, 0, 4));

@@ -106,6 +106,51 @@ TEST(TimeModel, LatencyFeatureCountsRequestsPerWarpAndRounds) {
   EXPECT_DOUBLE_EQ(features(in, d).latencyRequests, 5.0);
 }
 
+TEST(TimeModel, LoadedLatencySolvesDurationAndUtilisationTogether) {
+  // Latency only (no other coefficient): T = a + R (L + S U / (1 - U)), U = c / T with
+  // c = DRAM bytes / peak. Multiplying out: T^2 - (c + a + R L) T + c (a + R L - R S) = 0, the
+  // larger root (U < 0.9 here) by hand.
+  DeviceSpec d = h100();
+  d.overlapP = 0;
+  d.coef = Coefficients{};
+  d.coef.launchNs = 1000;
+  d.coef.latencyNsPerRequest = 400;
+  d.coef.loadedLatencyNs = 100;
+  Features f;
+  f.latencyRequests = 100; // R
+  f.dramBytes = 1e8;
+  const double a = 1000, R = 100, L = 400, S = 100;
+  const double c = f.dramBytes / d.dramPeakBytesPerSecond * 1e9; // ns
+  const double b = c + a + R * L;
+  const double T = 0.5 * (b + std::sqrt(b * b - 4 * c * (a + R * L - R * S)));
+  ASSERT_LT(c / T, kMaxDramUtilization);
+  TimePrediction p = predict(f, d);
+  EXPECT_NEAR(p.durationNs / T, 1.0, 1e-6);
+  EXPECT_GT(p.durationNs, a + R * L); // the loaded term adds
+  // A given utilisation (the fit's, from a measured duration) is used as it is.
+  Features g = f;
+  setDramUtilization(g, 0.5);
+  EXPECT_NEAR(predict(g, d).durationNs, a + R * (L + S * 0.5 / 0.5), 1e-6);
+}
+
+TEST(TimeModel, RegionsPerRoundAddPerDoubling) {
+  // 64 DRAM rounds per warp of 4 regions each: latencyRequests x log2(4).
+  DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 32, 16, 0); // one warp per SM, one round of resident blocks
+  in.mem.globalLoadRequests = 132 * 64;
+  in.mem.globalLoadSectors = 132 * 64 * 4;
+  in.mem.l2ReadSectors = in.mem.globalLoadSectors; // every sector misses L1
+  in.mem.dramReadBytes = 32 * in.mem.l2ReadSectors; // and comes from DRAM
+  in.mem.loadRounds = 132 * 64;
+  in.mem.globalLoadRegions = 132 * 64 * 4;
+  Features f = features(in, d);
+  EXPECT_NEAR(f.latencyRequests, 64, 1e-9);
+  EXPECT_NEAR(f.regionRounds, 64 * 2, 1e-9);
+  in.mem.globalLoadRegions = 0; // unknown: one region per round
+  EXPECT_NEAR(features(in, d).regionRounds, 0, 1e-12);
+}
+
 TEST(TimeModel, LatencyRoundsSplitByHitLevel) {
   const DeviceSpec d = h100();
   TimeInputs in;
