@@ -164,6 +164,17 @@ def timing_suite():
                            {"value": words - 1, "type": "u32"}],
                           f"512 dependent rounds of one warp, {32 // per_line} lines per round, "
                           f"lanes {lane_stride * 4} B and rounds {round_stride * 4} B apart"))
+    # Rounds with and without stores (session 5): grid-stride float read / copy of 64 MiB by 132
+    # blocks of 128..1024 threads (one coalesced 128-byte load per warp and round).
+    n = 1 << 24
+    for kern, tag in [("read_loop_b4", "rdloop4"), ("copy_loop_b4", "cploop4")]:
+        for block in [128, 256, 512, 1024]:
+            out.append(launch(f"latency_{tag}_132x{block}", "latency", kern, 132, block,
+                              [{"buffer": "in", "type": "f32", "count": n, "init": "zero"},
+                               {"buffer": "out", "type": "f32", "count": n if kern == "copy_loop_b4" else 4,
+                                "init": "zero"},
+                               {"value": n, "type": "u32"}],
+                              f"132x{block} threads {'copy' if kern == 'copy_loop_b4' else 'read'} 64 MiB of floats (grid-stride)"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,

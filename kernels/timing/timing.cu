@@ -214,3 +214,16 @@ extern "C" __global__ void spread_chase(const float *in, float *out, unsigned ro
   }
   if (acc == -1.0f) out[threadIdx.x] = acc;
 }
+
+// Grid-stride copy of floats (one coalesced load and one store per round): the latency of rounds
+// when the DRAM also takes writes, against read_loop_b4 (the same loads, no stores).
+extern "C" __global__ void copy_loop_b4(const float *in, float *out, unsigned n) {
+  unsigned stride = gridDim.x * blockDim.x;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = in[i];
+}
+extern "C" __global__ void read_loop_b4(const float *in, float *out, unsigned n) {
+  unsigned stride = gridDim.x * blockDim.x;
+  float acc = 0.0f;
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) acc += in[i];
+  if (acc == -1.0f) out[0] = acc;
+}

@@ -64,6 +64,7 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"barrierLsuCycles", &Coefficients::barrierLsuCycles},
     {"barrierIssueCycles", &Coefficients::barrierIssueCycles},
     {"loadedLatencyNs", &Coefficients::loadedLatencyNs},
+    {"writeLoadedLatencyNs", &Coefficients::writeLoadedLatencyNs},
     {"latencyRegionNs", &Coefficients::latencyRegionNs},
 };
 

@@ -37,6 +37,7 @@ struct Coefficients {
   double barrierLsuCycles = 0;      ///< per wavefront of a barrier-phased block, on its critical path
   double barrierIssueCycles = 0;    ///< per warp instruction of a barrier-phased block, same
   double latencyRegionNs = 0;       ///< per DRAM load round and doubling of its 1 KiB regions
+  double writeLoadedLatencyNs = 0;  ///< the same per U x write share of the DRAM bytes
   double loadedLatencyNs = 0;       ///< per DRAM load round x U / (1 - U), U = DRAM bytes /
                                     ///< (duration x datasheet peak): queueing in the memory system
 };

@@ -49,6 +49,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.blocksOnBusiestSm = perSm;
   f.loads = m.globalLoadRequests > 0 ? 1.0 : 0.0;
   f.dramBytes = m.dramReadBytes + m.dramWriteBytes;
+  f.dramWriteShare = f.dramBytes > 0 ? m.dramWriteBytes / f.dramBytes : 0.0;
   f.l2Bytes = 32.0 * (m.l2ReadSectors + m.globalStoreSectors);
   f.storeSectors = m.globalStoreSectors;
   // L1 tag lookups: one per distinct 128-byte line of a request (measured on the H200: 1, 8 and
@@ -103,6 +104,7 @@ void setDramUtilization(Features &f, double u) {
   u = std::clamp(u, 0.0, kMaxDramUtilization);
   f.dramUtilization = u;
   f.loadedRounds = f.latencyRequests * u / (1.0 - u);
+  f.writeLoadedRounds = f.loadedRounds * f.dramWriteShare;
 }
 
 double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec &d) {

@@ -100,6 +100,11 @@ struct Features {
   /// peak), at most kMaxDramUtilization. Measured with latency_readloop (132 blocks of 32..1024
   /// threads): 407, 409, 420, 447, 534 ns per round at 0.06..0.6 of the peak.
   double loadedRounds = 0;
+  /// The same with U replaced by the write share of it (× writeLoadedLatencyNs): rounds wait
+  /// longer when the DRAM also takes writes (latency_cploop4 vs latency_rdloop4: the same loads
+  /// with a store per round take +71 / +125 ns per round at 512 / 1024 threads per SM, H100).
+  double writeLoadedRounds = 0;
+  double dramWriteShare = 0;    ///< DRAM bytes written / DRAM bytes
   /// Spread (session 5): a DRAM round over k distinct 1 KiB regions waits for the slowest of k
   /// DRAM accesses: latencyRequests × log2(k) × latencyRegionNs, k = regions per load round.
   /// Measured with spread_chase (one warp, 512 dependent rounds): 1 region 365 ns per round, 4
@@ -150,6 +155,7 @@ inline constexpr Column kColumns[] = {
     {7, &Features::barrierLsuNs, &Coefficients::barrierLsuCycles, "barrierLsuCycles"},
     {7, &Features::barrierIssueNs, &Coefficients::barrierIssueCycles, "barrierIssueCycles"},
     {7, &Features::loadedRounds, &Coefficients::loadedLatencyNs, "loadedLatencyNs"},
+    {7, &Features::writeLoadedRounds, &Coefficients::writeLoadedLatencyNs, "writeLoadedLatencyNs"},
     {7, &Features::regionRounds, &Coefficients::latencyRegionNs, "latencyRegionNs"},
     {8, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
 };

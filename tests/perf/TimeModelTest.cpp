@@ -131,6 +131,17 @@ TEST(TimeModel, LoadedLatencySolvesDurationAndUtilisationTogether) {
   Features g = f;
   setDramUtilization(g, 0.5);
   EXPECT_NEAR(predict(g, d).durationNs, a + R * (L + S * 0.5 / 0.5), 1e-6);
+  // Writes: a quarter of the DRAM bytes written adds W x 0.25 x U / (1 - U) per round.
+  TimeInputs in;
+  in.mem.dramReadBytes = 3e6;
+  in.mem.dramWriteBytes = 1e6;
+  in.shape = shape(132, 32, 16, 0);
+  Features h = features(in, d);
+  EXPECT_DOUBLE_EQ(h.dramWriteShare, 0.25);
+  h.latencyRequests = R;
+  setDramUtilization(h, 0.5);
+  d.coef.writeLoadedLatencyNs = 200;
+  EXPECT_NEAR(predict(h, d).durationNs, a + R * (L + S * 1.0 + 200 * 0.25 * 1.0), 1e-6);
 }
 
 TEST(TimeModel, RegionsPerRoundAddPerDoubling) {
