@@ -204,6 +204,35 @@ TEST(L1Reuse, RegionsAreDistinctKibibytesPerRequest) {
   EXPECT_EQ(l.loadRegions(), 1u + 4u + 32u + 2u);
 }
 
+TEST(L1Reuse, ReplicasCountAsTheirMovedEvents) {
+  // Block 0 (representative): lanes 8 bytes apart from byte 832 (832..1083: 2 KiB regions, 2
+  // lines) and a second group of lanes 132 bytes apart. Replicas 1..7 move the first group by
+  // 128 bytes per block (bytes 960..1211: 2 regions, then 1088.. and on: 1; the residue modulo
+  // 1 KiB decides) and the second by 4096. onReplicas must give what replaying every moved event
+  // gives.
+  std::vector<model::AccessEvent> events = {event(0, model::Op::Load, 4, 832, 8),
+                                            event(0, model::Op::Load, 4, 1 << 20, 132)};
+  std::vector<std::uint32_t> group = {0, 1};
+  model::BlockReplicas r;
+  r.events = &events;
+  r.group = &group;
+  r.coef = {{128, 0, 0}, {4096, 0, 0}};
+  for (std::uint32_t b = 1; b < 8; ++b) {
+    r.blocks.push_back({b, 0, 0});
+    r.blockLinear.push_back(b);
+  }
+  L1ReuseListener fast, replay;
+  for (const auto &e : events) fast.onAccess(e), replay.onAccess(e);
+  fast.onReplicas(r);
+  replay.model::AccessListener::onReplicas(r); // the default: every moved event through onAccess
+  EXPECT_EQ(fast.loadRegions(), replay.loadRegions());
+  EXPECT_EQ(fast.loadWavefronts(), replay.loadWavefronts());
+  EXPECT_EQ(fast.loadLines(), replay.loadLines());
+  // By hand: group 0 regions 2 (block 0) + 2, 1, 1, 1, 1, 1, 1; group 1, 32 lanes over bytes
+  // 0..4095 of a KiB-aligned span: 4 regions in every block.
+  EXPECT_EQ(fast.loadRegions(), 2u + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 8u * 4);
+}
+
 TEST(L1Reuse, ClosedBlocksStillCount) {
   L1ReuseListener l;
   for (std::uint32_t b = 0; b < L1ReuseListener::kLiveBlocks + 10; ++b) l.onAccess(event(b, model::Op::Load, 4, 0, 4));
