@@ -178,6 +178,11 @@ private:
     return sym;
   }
 
+  /// Keeps the first proof that ended on a rule error (RunStats::symmetryRuleError); s_.mu held.
+  void noteRuleError(const Symmetry &sym) {
+    if (sym.ruleError() && s_.ruleError.empty()) s_.ruleError = sym.why();
+  }
+
   /// Block `bl` (0) proves symmetry; then the blocks no worker took yet are replicas of it, or
   /// of another representative where their moves are not multiples of 128 bytes from it.
   bool runWithReplicas(std::uint64_t bl) {
@@ -188,7 +193,7 @@ private:
     if (!sym->ok()) {
       std::lock_guard<std::mutex> lock(s_.mu);
       if (s_.symmetryWhy.empty()) s_.symmetryWhy = sym->why();
-      if (sym->ruleError() && s_.ruleError.empty()) s_.ruleError = sym->why();
+      noteRuleError(*sym);
       return true; // the others run block by block
     }
     std::uint64_t from = s_.nextBlock.exchange(s_.totalBlocks);
@@ -217,9 +222,9 @@ private:
       sym = runTracked(r, wi, ti, si, ok);
       if (!ok) return false;
       if (!sym->ok()) { // cannot happen for a proof that held for block 0; run the rest plainly
-        if (sym->ruleError()) {
+        {
           std::lock_guard<std::mutex> lock(s_.mu);
-          if (s_.ruleError.empty()) s_.ruleError = sym->why();
+          noteRuleError(*sym);
         }
         for (std::uint64_t b : todo)
           if (!runOne(b)) return false;
