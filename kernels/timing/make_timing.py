@@ -175,6 +175,32 @@ def timing_suite():
                                 "init": "zero"},
                                {"value": n, "type": "u32"}],
                               f"132x{block} threads {'copy' if kern == 'copy_loop_b4' else 'read'} 64 MiB of floats (grid-stride)"))
+    # Session 6: atomics on one or few addresses (RED, and ATOM with the value used), dependent
+    # chains with few warps (FMA, MUFU.RSQ, SHFL): the terms the second held-out set showed missing.
+    for kern, lanes, stride, addrs, grid, reps in [
+            ("red", 1, 0, 1, 264, 1), ("red", 1, 0, 1, 264, 4), ("red", 1, 0, 1, 264, 16),
+            ("red", 1, 0, 1, 1056, 4), ("red", 32, 0, 1, 264, 1), ("red", 32, 1, 1, 264, 4),
+            ("red", 1, 0, 1024, 264, 16), ("red", 32, 1, 2112, 264, 16),
+            ("ret", 1, 0, 1, 264, 4), ("ret", 32, 1, 2112, 264, 16)]:
+        args = [{"buffer": "out", "type": "f32", "count": addrs * 32, "init": "zero"}]
+        if kern == "ret":
+            args.append({"buffer": "sink", "type": "f32", "count": grid * 256, "init": "zero"})
+        args += [{"value": v, "type": "u32"} for v in (lanes, stride, addrs, reps)]
+        out.append(launch(f"atomic_{kern}_l{lanes}_s{stride}_a{addrs}_{grid}x256_r{reps}", "atomic", f"atomic_{kern}",
+                          grid, 256, args, f"{lanes} lanes per warp, {reps} atomicAdd each on {addrs} line(s)"
+                          + (" (value used)" if kern == "ret" else "")))
+    for kern, grid, block, iters in [("fma1", 132, 32, 8192), ("fma1", 132, 128, 8192), ("fma1", 132, 512, 8192),
+                                     ("fma1", 264, 1024, 2048), ("fma2", 132, 128, 8192), ("fma2", 132, 512, 8192),
+                                     ("rsqrt", 132, 32, 2048), ("rsqrt", 264, 1024, 512),
+                                     ("shfl", 132, 32, 2048), ("shfl", 132, 512, 2048), ("shfl", 264, 1024, 512)]:
+        args = [{"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
+                {"value": iters, "type": "u32"}]
+        if kern.startswith("fma"):
+            args += [{"value": 0.999, "type": "f32"}, {"value": 0.001, "type": "f32"}]
+        elif kern == "rsqrt":
+            args += [{"value": 1.5, "type": "f32"}]
+        out.append(launch(f"chain_{kern}_{grid}x{block}_{iters}", "chain", f"chain_{kern}", grid, block, args,
+                          f"{iters} dependent steps ({kern}) per thread"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,

@@ -227,3 +227,57 @@ extern "C" __global__ void read_loop_b4(const float *in, float *out, unsigned n)
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) acc += in[i];
   if (acc == -1.0f) out[0] = acc;
 }
+
+// ---- Session 6: families for the terms the second held-out set showed missing (atomics on one
+// address, dependent chains with few warps, warp shuffles). Written before heldout3 was measured.
+
+// Atomics: lanes [0, lanes) of every warp add 1.0f `reps` times to word (warp % addrs) * 32 +
+// (lane * laneStride) of out: laneStride 0 makes all of a warp's lanes hit one address, 1 spreads
+// them over one 128-byte line. The result is unused (RED).
+extern "C" __global__ void atomic_red(float *out, unsigned lanes, unsigned laneStride, unsigned addrs,
+                                      unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  if (l >= lanes) return;
+  float *p = out + (w % addrs) * 32 + l * laneStride;
+  for (unsigned k = 0; k < reps; ++k) atomicAdd(p, 1.0f);
+}
+
+// The same with the returned value used (ATOM: each atomic waits for its answer).
+extern "C" __global__ void atomic_ret(float *out, float *sink, unsigned lanes, unsigned laneStride,
+                                      unsigned addrs, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  if (l >= lanes) return;
+  float *p = out + (w % addrs) * 32 + l * laneStride;
+  float acc = 0.0f;
+  for (unsigned k = 0; k < reps; ++k) acc += atomicAdd(p, 1.0f);
+  if (acc == -1.0f) sink[t] = acc;
+}
+
+// One or two dependent FMA chains per thread (instruction latency, not throughput, with few warps).
+extern "C" __global__ void chain_fma1(float *out, unsigned iters, float a, float b) {
+  float x = threadIdx.x;
+  for (unsigned k = 0; k < iters; ++k) x = fmaf(x, a, b);
+  if (x == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+extern "C" __global__ void chain_fma2(float *out, unsigned iters, float a, float b) {
+  float x = threadIdx.x, y = x + 1.0f;
+  for (unsigned k = 0; k < iters; ++k) {
+    x = fmaf(x, a, b);
+    y = fmaf(y, a, b);
+  }
+  if (x + y == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// A dependent chain through the special-function unit (MUFU.RSQ) and an add.
+extern "C" __global__ void chain_rsqrt(float *out, unsigned iters, float a) {
+  float x = threadIdx.x + 1.0f;
+  for (unsigned k = 0; k < iters; ++k) x = rsqrtf(x) + a;
+  if (x == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// A dependent chain of warp shuffles (butterfly partner 16) and adds.
+extern "C" __global__ void chain_shfl(float *out, unsigned iters) {
+  float s = threadIdx.x;
+  for (unsigned k = 0; k < iters; ++k) s += __shfl_xor_sync(0xffffffffu, s, 16);
+  if (s == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
