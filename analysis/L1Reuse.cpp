@@ -77,8 +77,47 @@ std::uint64_t regionsOf(const model::AccessEvent &e, std::int64_t shift) {
 }
 } // namespace
 
+void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shift, std::uint64_t times) {
+  if (!e.active.bits) return;
+  atomicOps_ += times * static_cast<std::uint64_t>(std::popcount(e.active.bits));
+  // The request's words, sorted: per line, its lanes and the most lanes on one word.
+  std::array<std::uint64_t, 32> words;
+  std::size_t n = 0;
+  for (std::uint32_t m = e.active.bits; m; m &= m - 1)
+    words[n++] = (e.addr[std::countr_zero(m)].value + static_cast<std::uint64_t>(shift)) >> 2;
+  std::sort(words.begin(), words.begin() + n);
+  for (std::size_t a = 0; a < n;) {
+    const std::uint64_t line = words[a] >> 5;
+    std::uint64_t ops = 0, most = 0;
+    std::size_t b = a;
+    while (b < n && (words[b] >> 5) == line) {
+      std::size_t c = b;
+      while (c < n && words[c] == words[b]) ++c;
+      most = std::max<std::uint64_t>(most, c - b);
+      ops += c - b;
+      b = c;
+    }
+    atomicLineRequests_ += times;
+    auto it = atomicAt_.find(line);
+    if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
+    if (it != atomicAt_.end()) it->second.steps += most * times, it->second.ops += ops * times;
+    a = b;
+  }
+}
+
+L1ReuseListener::AtomicLine L1ReuseListener::hottest() const {
+  AtomicLine top;
+  for (const auto &[line, a] : atomicAt_)
+    if (a.steps > top.steps || (a.steps == top.steps && a.ops > top.ops)) top = a;
+  return top;
+}
+
 void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   if (e.skipped || e.companion || e.space != model::Space::Global) return;
+  if (e.op == model::Op::Atomic || e.op == model::Op::Reduce) {
+    countAtomic(e, 0, 1);
+    return;
+  }
   if (e.op != model::Op::Load && e.op != model::Op::Store) return;
   std::array<std::uint64_t, 64> sectors;
   std::size_t ns = 0;
@@ -144,6 +183,17 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
     }
   }
   const std::uint64_t n = r.blocks.size();
+  // Atomics: a word that does not move is hit by every replica; moved ones, replica by replica.
+  for (std::size_t k = 0; k < r.events->size(); ++k) {
+    const model::AccessEvent &e = (*r.events)[k];
+    if (e.skipped || e.companion || e.space != model::Space::Global ||
+        (e.op != model::Op::Atomic && e.op != model::Op::Reduce))
+      continue;
+    const auto &c = r.coef[(*r.group)[k]];
+    if (c[0] == 0 && c[1] == 0 && c[2] == 0) countAtomic(e, 0, n);
+    else
+      for (std::size_t i = 0; i < r.blocks.size(); ++i) countAtomic(e, r.shift((*r.group)[k], i), 1);
+  }
   loadLines_ += one.loadLines_ * n;
   storeLines_ += one.storeLines_ * n;
   loadWavefronts_ += one.loadWavefronts_ * n;
@@ -209,6 +259,13 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   storeLines_ += o.storeLines_;
   loadWavefronts_ += o.loadWavefronts_;
   loadRegions_ += o.loadRegions_;
+  atomicOps_ += o.atomicOps_;
+  atomicLineRequests_ += o.atomicLineRequests_;
+  for (const auto &[line, k] : o.atomicAt_) {
+    auto it = atomicAt_.find(line);
+    if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
+    if (it != atomicAt_.end()) it->second.steps += k.steps, it->second.ops += k.ops;
+  }
 }
 
 std::uint64_t L1ReuseListener::missSectors() const {

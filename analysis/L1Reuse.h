@@ -47,6 +47,22 @@ public:
   /// Distinct lane addresses per cycle: l1_lines_1 and l1_banks_2/4/8 (32 distinct addresses in
   /// 1-8 lines, no bank conflict) all take 2.3-2.4 cycles per request (H100 and H200).
   static constexpr unsigned kAddressesPerCycle = 16;
+  /// Global atomics and reductions (ATOMG, RED): lane operations, and line requests (a warp
+  /// request's distinct 128-byte lines). Atomics on one line are applied one request at a time
+  /// where the line lives (L2), lanes on the same word one after another (atomic family of
+  /// kernels/timing: 1 lane or 32 lanes on one word cost 1.75 ns per lane op on the H100, 32
+  /// lanes on 32 words of the line 2.4 ns per request). Per line: its serial steps (per request,
+  /// the most lanes on one word) and its lane ops; the busiest line is the one of most steps.
+  std::uint64_t atomicOps() const { return scaled(atomicOps_); }
+  std::uint64_t atomicLineRequests() const { return scaled(atomicLineRequests_); }
+  std::uint64_t hottestLineSteps() const { return scaled(hottest().steps); }
+  std::uint64_t hottestLineOps() const { return scaled(hottest().ops); }
+  /// At most this many distinct atomic lines are tracked per listener (the busiest line of a
+  /// same-address pattern shows up long before); further lines count in the totals only.
+  static constexpr std::size_t kAtomicLines = 1 << 20;
+  struct AtomicLine {
+    std::uint64_t steps = 0, ops = 0;
+  };
   /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
   void setScale(double f) { scale_ = f; }
 
@@ -75,6 +91,10 @@ private:
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
+  std::uint64_t atomicOps_ = 0, atomicLineRequests_ = 0;
+  std::unordered_map<std::uint64_t, AtomicLine> atomicAt_; ///< per 128-byte line
+  AtomicLine hottest() const;
+  void countAtomic(const model::AccessEvent &e, std::int64_t shift, std::uint64_t times);
 };
 
 } // namespace warplens::analysis

@@ -470,7 +470,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   std::uint64_t warpInstr = run.stats.warpInstructions;
   if (sampling && !run.stats.sampledBlocks.empty())
     warpInstr = std::uint64_t(double(warpInstr) * double(gridBlocks) / double(run.stats.sampledBlocks.size()) + 0.5);
-  addTimePrediction(spec, options_, warpInstr, dram, reuse, result); // perf/TimeModel.h
+  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -47,6 +47,17 @@ void registersIn(std::string_view ops, std::vector<int> &out) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+/// Predicates named in `ops` ("P3", "!P3" → 1003; PT is not one), as pseudo-registers 1000 + n.
+void predicatesIn(std::string_view ops, std::vector<int> &out) {
+  for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
+    if (ops[i] != 'P' || (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
+      continue;
+    if (!std::isdigit(static_cast<unsigned char>(ops[i + 1]))) continue;
+    if (i + 2 < ops.size() && std::isalnum(static_cast<unsigned char>(ops[i + 2]))) continue;
+    out.push_back(1000 + (ops[i + 1] - '0'));
+  }
+}
+
 } // namespace
 
 double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
@@ -182,6 +193,105 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
   return fmaKnown * std::min(1.0, warpInstructions / std::max(known, 1.0)) + rest * share;
 }
 
+int issueLatency(std::string_view opcode) {
+  // Cycles from an instruction's issue until a dependent one can issue (sm_90). Fixed-latency
+  // ALU/FMA work 4; the rest by unit. Global loads 0: their latency is the load-round columns'.
+  // MUFU and SHFL from the chain family (kernels/timing, one warp per SM, H100 2026-11-23):
+  // chain_rsqrt takes 45 cycles per step of FSETP, FMUL, MUFU.RSQ, FMUL, FADD (4 + 4 + 4 + MUFU
+  // + 4, times the 1.1 the FMA chains show: MUFU ~25); chain_shfl 29 per SHFL + FADD (SHFL ~22).
+  // The others are not measured here (order of magnitude from public microbenchmarks).
+  struct Row {
+    const char *prefix;
+    int cycles;
+  };
+  static constexpr Row kTable[] = {
+      {"MUFU", 24}, {"SHFL", 24}, {"LDSM", 30}, {"LDS", 30}, {"S2R", 20}, {"S2UR", 20},
+      {"DADD", 8},  {"DMUL", 8},  {"DFMA", 8},  {"LDG", 0},  {"LDL", 0},  {"LD.", 0},
+      {"ATOM", 0},  {"LDGSTS", 0}, {"POPC", 8}, {"FLO", 8},  {"BREV", 8}, {"F2I", 8},
+      {"I2F", 8},   {"F2F", 8},   {"REDUX", 24}, {"VOTE", 4}, {"HMMA", 24}, {"IMMA", 24}};
+  for (const Row &r : kTable)
+    if (startsWith(opcode, r.prefix)) return r.cycles;
+  return 4;
+}
+
+PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions) {
+  PerPcMix mix;
+  double listed = 0, total = 0;
+  for (std::uint64_t c : perPc) total += static_cast<double>(c);
+  if (total <= 0) return mix;
+  const double scale = warpInstructions > 0 ? warpInstructions / total : 1.0; // sampled launches
+  auto countAt = [&](std::uint64_t pc) { return pc / 16 < perPc.size() ? static_cast<double>(perPc[pc / 16]) : 0.0; };
+  // Basic blocks: split at labels and after branches/exits, as fmaPipeInstructionsOf does.
+  std::set<std::uint64_t> labels;
+  for (const auto &[name, pc] : fn.labels) labels.insert(pc);
+  std::vector<std::pair<std::size_t, std::size_t>> blocks; // [first, last) into fn.instructions
+  std::size_t first = 0;
+  for (std::size_t k = 0; k < fn.instructions.size(); ++k) {
+    const auto &ins = fn.instructions[k];
+    if (k > first && labels.count(ins.pc)) blocks.emplace_back(first, k), first = k;
+    bool ends = false;
+    for (const char *p : {"BRA", "BRX", "JMP", "EXIT", "RET"}) ends = ends || startsWith(ins.opcode, p);
+    if (ends) blocks.emplace_back(first, k + 1), first = k + 1;
+  }
+  if (first < fn.instructions.size()) blocks.emplace_back(first, fn.instructions.size());
+  std::vector<int> regs;
+  for (const auto &[b, e] : blocks) {
+    // One warp alone, in-order issue: an instruction issues a cycle after the one before, or when
+    // its register inputs are ready. Two passes over the block with the ready times carried: the
+    // second is the steady state of a loop body (chains from one iteration into the next).
+    std::map<int, double> ready;
+    double last = 0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::size_t k = b; k < e; ++k) {
+        const auto &ins = fn.instructions[k];
+        if (ins.opcode.empty() || ins.opcode == "NOP") continue;
+        std::string_view text = ins.text, guard;
+        if (!text.empty() && text[0] == '@') {
+          guard = text.substr(0, text.find(' '));
+          text = text.substr(std::min(text.size(), text.find(' ') + 1));
+        }
+        std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
+        const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED") ||
+                                   startsWith(ins.opcode, "BRA") || startsWith(ins.opcode, "EXIT"));
+        // Destinations: the first operand; SHFL writes a predicate first and its register second;
+        // xSETP and PLOP3 write the predicates of their first two operands.
+        std::size_t comma = ops.find(',');
+        std::string_view dst = comma == std::string_view::npos ? std::string_view{} : ops.substr(0, comma);
+        std::string_view src = comma == std::string_view::npos ? ops : ops.substr(comma);
+        const bool setp = ins.opcode.find("SETP") != std::string::npos || startsWith(ins.opcode, "PLOP3");
+        if ((startsWith(ins.opcode, "SHFL") || setp) && comma != std::string_view::npos) {
+          const std::size_t second = ops.find(',', comma + 1);
+          dst = ops.substr(0, second);
+          src = second == std::string_view::npos ? std::string_view{} : ops.substr(second);
+        }
+        if (!writesFirst) dst = {}, src = ops;
+        regs.clear();
+        registersIn(src, regs);
+        predicatesIn(src, regs);
+        predicatesIn(guard, regs);
+        double start = last + 1;
+        for (int r : regs)
+          if (auto it = ready.find(r); it != ready.end()) start = std::max(start, it->second);
+        regs.clear();
+        registersIn(dst, regs);
+        predicatesIn(dst, regs);
+        for (int r : regs) ready[r] = start + issueLatency(ins.opcode);
+        const double gap = start - last;
+        last = start;
+        if (pass == 0) continue;
+        const double n = countAt(ins.pc);
+        listed += n;
+        mix.dependentCycles += n * gap;
+        if (fmaPipe(ins.opcode)) mix.fma += n;
+        if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
+      }
+  }
+  mix.dependentCycles += std::max(0.0, total - listed); // callees: a cycle each
+  mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale;
+  mix.known = true;
+  return mix;
+}
+
 perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &m) {
   perf::MemoryCounts c;
   c.globalLoadRequests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
@@ -199,7 +309,8 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
 
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
-                       const L1ReuseListener &reuse, launch::LaunchResult &result) {
+                       const L1ReuseListener &reuse, launch::LaunchResult &result,
+                       const std::vector<std::uint64_t> &warpInstrPerPc) {
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -238,6 +349,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     }
   }
   double loadRounds = 0, barrierRounds = 0, dynamicFma = -1;
+  PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
   if (!listingPath.empty()) {
@@ -253,6 +365,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
         if (n) fmaShare = double(fma) / double(n);
         loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
+        if (!warpInstrPerPc.empty())
+          perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions));
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
@@ -269,8 +383,17 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   double retained = 0;
   if (auto arch = arch::loadArch(options.arch)) retained = 0.3 * static_cast<double>(arch->l2Bytes);
   in.mem.dramWriteBytes = std::max(0.0, written - retained);
+  in.mem.atomicLineRequests = static_cast<double>(reuse.atomicLineRequests());
+  in.mem.hottestLineSteps = static_cast<double>(reuse.hottestLineSteps());
+  in.mem.hottestLineOps = static_cast<double>(reuse.hottestLineOps());
   in.mix.warpInstructions = static_cast<double>(emulatedWarpInstructions);
-  if (dynamicFma >= 0) {
+  if (perPc.known) {
+    in.mix.fmaPipeInstructions = perPc.fma;
+    in.mix.shuffleInstructions = perPc.shuffles;
+    in.mix.dependentCycles = perPc.dependentCycles;
+    in.mix.source = "warp instructions executed by the SASS engine, per instruction: FMA pipe, shuffles "
+                    "and a lone warp's dependent issue cycles from the executed instructions";
+  } else if (dynamicFma >= 0) {
     in.mix.fmaPipeInstructions = dynamicFma;
     in.mix.source = "warp instructions executed by the emulator; FMA pipe from the SASS listing's basic "
                     "blocks, counted by their memory instructions' executions (the rest in the static "
@@ -290,6 +413,11 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"resources_from", resourcesFrom},
                  {"warp_instructions", in.mix.warpInstructions},
                  {"fma_pipe_instructions", in.mix.fmaPipeInstructions},
+                 {"shuffle_instructions", in.mix.shuffleInstructions},
+                 {"dependent_cycles", in.mix.dependentCycles},
+                 {"atomic_line_requests", in.mem.atomicLineRequests},
+                 {"hottest_line_steps", in.mem.hottestLineSteps},
+                 {"hottest_line_ops", in.mem.hottestLineOps},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"global_load_requests", in.mem.globalLoadRequests},

@@ -11,6 +11,8 @@
 #include "perf/TimeModel.h"
 
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 namespace warplens::model {
 class DramSectorModel;
@@ -25,9 +27,26 @@ namespace warplens::analysis {
 class L1ReuseListener;
 
 /// Never fails the analysis: what cannot be predicted becomes a note on the result.
+/// `warpInstrPerPc`: the SASS engine's executed warp instructions per pc / 16 (empty: PTX engine).
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
-                       const L1ReuseListener &reuse, launch::LaunchResult &result);
+                       const L1ReuseListener &reuse, launch::LaunchResult &result,
+                       const std::vector<std::uint64_t> &warpInstrPerPc = {});
+
+/// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
+/// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,
+/// the cycles a warp running alone waits before issuing it (1, or until its register inputs are
+/// ready: issueLatency of their producers), from the steady state of its basic block (two passes,
+/// ready times carried: a loop body's chain into its next iteration); instructions outside the
+/// listing (callees) a cycle each. Predicates, uniform registers and global load latency are left
+/// out (the load-round columns hold the latter).
+struct PerPcMix {
+  double fma = 0, shuffles = 0, dependentCycles = 0;
+  bool known = false;
+};
+PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);
+/// Cycles until an instruction's result can feed a dependent one (sm_90, by opcode prefix).
+int issueLatency(std::string_view opcode);
 
 /// Dependent rounds of global loads, summed over warps: the listing's global loads are grouped
 /// in program order, a group closing at the first instruction that reads a register one of its

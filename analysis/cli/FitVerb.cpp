@@ -47,6 +47,10 @@ struct Structure {
   double barrierRoundsPerLoadRequest = 0;
   double wavefrontsPerLoadRequest = 0; ///< L1 data-stage wavefronts (0: not in the prediction)
   double regionsPerLoadRequest = 0;    ///< distinct 1 KiB regions (0: not in the prediction)
+  /// Per warp instruction (the probe measures the instructions, not these): shuffles and a lone
+  /// warp's dependent issue cycles; atomics as predicted (exact counts; no counter read).
+  double shufflesPerInst = 0, dependentCyclesPerInst = 0;
+  double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -68,6 +72,11 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.shape.dynamicSharedBytes = i.value("dynamic_shared_bytes", 0u);
   in.mix.warpInstructions = i.value("warp_instructions", 0.0);
   in.mix.fmaPipeInstructions = i.value("fma_pipe_instructions", 0.0);
+  in.mix.shuffleInstructions = i.value("shuffle_instructions", 0.0);
+  in.mix.dependentCycles = i.value("dependent_cycles", 0.0);
+  in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
+  in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
+  in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
   in.mix.source = "warplens";
   in.mem.globalLoadRequests = i.value("global_load_requests", 0.0);
   in.mem.globalLoadSectors = i.value("global_load_sectors", 0.0);
@@ -116,6 +125,11 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.globalLoadWavefronts = it->second.wavefrontsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalLoadRegions = it->second.regionsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
+    in.mix.shuffleInstructions = it->second.shufflesPerInst * in.mix.warpInstructions;
+    in.mix.dependentCycles = it->second.dependentCyclesPerInst * in.mix.warpInstructions;
+    in.mem.atomicLineRequests = it->second.atomicLineRequests;
+    in.mem.hottestLineSteps = it->second.hottestLineSteps;
+    in.mem.hottestLineOps = it->second.hottestLineOps;
   }
   perf::Features f = perf::features(in, d);
   if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
@@ -239,7 +253,12 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "store_lines", "global_store_requests"),
                            ratio(i, "barrier_load_rounds", "global_load_requests"),
                            ratio(i, "load_wavefronts", "global_load_requests"),
-                           ratio(i, "load_regions", "global_load_requests")};
+                           ratio(i, "load_regions", "global_load_requests"),
+                           ratio(i, "shuffle_instructions", "warp_instructions"),
+                           ratio(i, "dependent_cycles", "warp_instructions"),
+                           i.value("atomic_line_requests", 0.0),
+                           i.value("hottest_line_steps", 0.0),
+                           i.value("hottest_line_ops", 0.0)};
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

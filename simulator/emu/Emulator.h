@@ -36,6 +36,9 @@ struct EmuOptions {
 
 struct RunStats {
   std::uint64_t warpInstructions = 0;
+  /// SASS engine: warp instructions executed per instruction, indexed by pc / 16 (replicas
+  /// included; sampled launches: of the sampled blocks). Empty for the PTX emulator.
+  std::vector<std::uint64_t> warpInstrPerPc;
   std::uint64_t threadInstructions = 0;
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode

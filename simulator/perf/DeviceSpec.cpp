@@ -66,6 +66,11 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"loadedLatencyNs", &Coefficients::loadedLatencyNs},
     {"writeLoadedLatencyNs", &Coefficients::writeLoadedLatencyNs},
     {"latencyRegionNs", &Coefficients::latencyRegionNs},
+    {"shuffleCycles", &Coefficients::shuffleCycles},
+    {"chainScale", &Coefficients::chainScale},
+    {"atomicNsPerRequest", &Coefficients::atomicNsPerRequest},
+    {"atomicStepNs", &Coefficients::atomicStepNs},
+    {"atomicOpNs", &Coefficients::atomicOpNs},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -40,6 +40,12 @@ struct Coefficients {
   double writeLoadedLatencyNs = 0;  ///< the same per U x write share of the DRAM bytes
   double loadedLatencyNs = 0;       ///< per DRAM load round x U / (1 - U), U = DRAM bytes /
                                     ///< (duration x datasheet peak): queueing in the memory system
+  double shuffleCycles = 0;         ///< SM cycles per warp shuffle (MIO, beside the wavefronts)
+  double chainScale = 0;            ///< per cycle of a lone warp's dependent issue (1: the latency
+                                    ///< table of analysis/TimePrediction.cpp is right)
+  double atomicNsPerRequest = 0;    ///< per global atomic line request (throughput)
+  double atomicStepNs = 0;          ///< per serial step on the busiest atomic line
+  double atomicOpNs = 0;            ///< per lane operation on the busiest atomic line
 };
 
 struct DeviceSpec {

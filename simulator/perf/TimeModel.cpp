@@ -67,11 +67,16 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
   f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
   f.aluInstNs = std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions) * share / (sub * ghz);
+  f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
+  f.atomicRequests = m.atomicLineRequests;
+  f.hotLineSteps = m.hottestLineSteps;
+  f.hotLineOps = m.hottestLineOps;
   const double warps = blocks * f.occupancy.warpsPerBlock;
   const double rounds = f.occupancy.blocksPerSm
                             ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))
                             : blocks;
   f.residentRounds = rounds;
+  if (warps > 0) f.chainNs = in.mix.dependentCycles / warps * rounds / ghz;
   const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
   if (warps > 0 && loadRounds > 0) {
     const double perWarp = loadRounds / warps * rounds;

@@ -72,6 +72,9 @@ struct Shared {
   bool replicate = false; ///< block symmetry (Symmetry.h): block 0 tries to stand for the others
   std::vector<std::uint64_t> sample; ///< sampling: the blocks to run (linear ids), else empty
   std::atomic<std::uint64_t> replicated{0};
+  /// Warp instructions executed per code index (pc / 16), replicas included (RunStats::warpInstrPerPc);
+  /// workers add theirs when they finish (s_.mu held).
+  std::vector<std::uint64_t> pcCount;
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::string ruleError;   ///< the first proof that failed on a rule error (RunStats::symmetryRuleError)
   std::atomic<bool> abort{false};
@@ -102,6 +105,14 @@ public:
     }
     shared_.assign(p.sharedBytes, 0);
     x_.shared = shared_.data();
+    blockPc_.assign(p.code.size() + 1, 0);
+    skipDiff_.assign(p.code.size() + 1, 0);
+    totalPc_.assign(p.code.size(), 0);
+  }
+  ~Worker() { // the worker's per-pc counts join the launch's
+    std::lock_guard<std::mutex> lock(s_.mu);
+    if (s_.pcCount.size() < totalPc_.size()) s_.pcCount.resize(totalPc_.size(), 0);
+    for (std::size_t i = 0; i < totalPc_.size(); ++i) s_.pcCount[i] += totalPc_[i];
   }
 
   void run() {
@@ -133,6 +144,7 @@ private:
     s_.warpInstr += warpInstr_ * copies;
     s_.threadInstr += threadInstr_ * copies;
     s_.skippedInstr += skippedInstr_ * copies;
+    addPcCounts(copies);
     std::uint64_t t = executed ? threadInstr_ * copies : 0;
     if (s_.used.fetch_add(t) + t > s_.budget)
       s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
@@ -174,6 +186,7 @@ private:
     x_.listener = rec.to;
     sym_ = nullptr;
     warpI = warpInstr_, threadI = threadInstr_, skippedI = skippedInstr_;
+    repPc_ = blockPc_, repSkip_ = skipDiff_;
     ok = account(bl);
     return sym;
   }
@@ -250,6 +263,7 @@ private:
       if (r.blocks.empty()) return true;
       x_.listener->onReplicas(r);
       warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
+      blockPc_ = repPc_, skipDiff_ = repSkip_;
       s_.replicated += r.blocks.size();
       bool ok = account(repLinear, r.blocks.size(), false);
       r.blocks.clear();
@@ -316,6 +330,7 @@ public:
   /// Adds the block's counts to the launch; false (and the launch fails) on an error.
   bool clusterFinish() {
     s_.warpInstr += warpInstr_;
+    addPcCounts(1);
     s_.threadInstr += threadInstr_;
     if (s_.used.fetch_add(threadInstr_) + threadInstr_ > s_.budget)
       s_.fail(x_.blockLinear, "instruction budget of " + std::to_string(s_.budget) +
@@ -430,11 +445,13 @@ private:
         if (g->pc + k > minOther_) k = minOther_ - g->pc; // stop where another group waits to merge
         std::uint64_t t = std::uint64_t(k) * unsigned(std::popcount(m));
         warpInstr_ += k, threadInstr_ += t, skippedInstr_ += t;
+        ++skipDiff_[g->pc], --skipDiff_[g->pc + k];
         g->pc += k;
         if (g->pc >= minOther_) g = pick(w);
         continue;
       }
       ++warpInstr_;
+      ++blockPc_[g->pc];
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
         // Every loop passes a control instruction: bound one block here (run() checks the launch's
@@ -491,6 +508,22 @@ private:
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   bool clusterDone_ = false; ///< clusterSweep: the block has finished
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0, skippedInstr_ = 0;
+  /// Per code index: the block's executed warp instructions, its skipped runs as a difference
+  /// array (+1 at a run's start, -1 past its end), the representative's of both (replicas), and
+  /// the worker's total.
+  std::vector<std::uint64_t> blockPc_, repPc_, totalPc_;
+  std::vector<std::int64_t> skipDiff_, repSkip_;
+  /// Adds the block's per-pc counts `copies` times to the worker's total and clears them.
+  void addPcCounts(std::uint64_t copies) {
+    std::int64_t run = 0;
+    for (std::size_t i = 0; i < totalPc_.size(); ++i) {
+      run += skipDiff_[i];
+      const std::uint64_t c = blockPc_[i] + static_cast<std::uint64_t>(run);
+      if (c) totalPc_[i] += c * copies;
+      blockPc_[i] = 0, skipDiff_[i] = 0;
+    }
+    skipDiff_[totalPc_.size()] = 0;
+  }
 };
 
 /// Runs whole clusters (Shared::cluster dims): each worker takes the next cluster and runs its
@@ -816,6 +849,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   if (sh.abort) return Error{sh.error};
   for (auto &l : run.listeners) l->onEnd();
   run.stats.warpInstructions = sh.warpInstr;
+  run.stats.warpInstrPerPc = std::move(sh.pcCount);
   run.stats.threadInstructions = sh.threadInstr;
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;

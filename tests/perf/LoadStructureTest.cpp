@@ -239,5 +239,90 @@ TEST(L1Reuse, ClosedBlocksStillCount) {
   EXPECT_EQ(l.missSectors(), 4u * (L1ReuseListener::kLiveBlocks + 10));
 }
 
+TEST(InstructionMix, DependentCyclesOfALoneWarpFromPerInstructionCounts) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x30}};
+  fn.instructions = {
+      ins(0x00, "S2R R0, SR_TID.X ;"),        // block A, once per warp
+      ins(0x10, "IMAD R2, R0, 0x4, RZ ;"),
+      ins(0x20, "FFMA R5, R2, R2, R2 ;"),
+      ins(0x30, "FFMA R5, R5, R4, R4 ;"),     // block B: the loop, 100 times per warp
+      ins(0x40, "FFMA R5, R5, R4, R4 ;"),
+      ins(0x50, "IADD3 R6, R6, 0x1, RZ ;"),
+      ins(0x60, "@P0 BRA `(.L_x_1) ;"),
+      ins(0x70, "EXIT ;"),
+  };
+  // 10 warps. Block A: S2R issues, its result 20 cycles later feeds the IMAD, whose result 4
+  // later feeds the FFMA: gaps 1 + 20 + 4 = 25 per warp. Block B in its steady state: the first
+  // FFMA waits for the second FFMA of the iteration before (2 cycles after the BRA), the second
+  // for the first (4), IADD3 and BRA a cycle each: 8 per iteration. EXIT 1.
+  std::vector<std::uint64_t> perPc = {10, 10, 10, 1000, 1000, 1000, 1000, 10};
+  PerPcMix mix = mixFromCounts(fn, perPc, 4040);
+  EXPECT_TRUE(mix.known);
+  EXPECT_DOUBLE_EQ(mix.dependentCycles, 10 * 25 + 1000 * 8 + 10 * 1);
+  EXPECT_DOUBLE_EQ(mix.fma, 20 + 2000); // IMAD and FFMA of A, the two FFMAs of B
+  EXPECT_DOUBLE_EQ(mix.shuffles, 0);
+  // Sampled launches: the counts are scaled to the engine's (extrapolated) total.
+  EXPECT_DOUBLE_EQ(mixFromCounts(fn, perPc, 8080).dependentCycles, 2.0 * (10 * 25 + 1000 * 8 + 10 * 1));
+}
+
+TEST(InstructionMix, ShufflesWriteTheirSecondOperand) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x00}};
+  fn.instructions = {
+      ins(0x00, "SHFL.BFLY PT, R3, R2, 0x10, 0x1f ;"), // R3 ready 24 cycles after its issue
+      ins(0x10, "FADD R2, R2, R3 ;"),                    // waits for it; R2 feeds the next SHFL
+      ins(0x20, "@P0 BRA `(.L_x_1) ;"),
+  };
+  // Steady state per iteration: SHFL waits for the FADD before (4 after it, 3 after the BRA),
+  // FADD 24 after the SHFL, BRA 1: 3 + 24 + 1 = 28 cycles; one warp, 50 iterations.
+  PerPcMix mix = mixFromCounts(fn, {50, 50, 50}, 150);
+  EXPECT_DOUBLE_EQ(mix.dependentCycles, 50.0 * 28);
+  EXPECT_DOUBLE_EQ(mix.shuffles, 50);
+  EXPECT_DOUBLE_EQ(mix.fma, 50); // the FADD
+}
+
+TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
+  L1ReuseListener fast, replay;
+  // Block 0: a RED by 32 lanes on one word (byte 4096: 32 serial steps on its line), one by 32
+  // lanes on the 32 words of line 8192 (one step, 32 ops), and one by lanes 4 bytes apart from
+  // byte 8256: lanes 0..15 on line 8192's second half (1 step, 16 ops) and 16..31 on line 8320.
+  model::AccessEvent same = event(0, model::Op::Reduce, 4, 4096, 0);
+  model::AccessEvent line = event(0, model::Op::Reduce, 4, 8192, 4);
+  model::AccessEvent split = event(0, model::Op::Reduce, 4, 8256, 4);
+  std::vector<model::AccessEvent> events = {same, line, split};
+  for (const auto &e : events) fast.onAccess(e), replay.onAccess(e);
+  EXPECT_EQ(fast.atomicOps(), 96u);
+  EXPECT_EQ(fast.atomicLineRequests(), 4u);
+  EXPECT_EQ(fast.hottestLineSteps(), 32u);
+  EXPECT_EQ(fast.hottestLineOps(), 32u);
+  // Replicas 1..3: the first event does not move (every block hits word 4096), the others move
+  // a line per block.
+  std::vector<std::uint32_t> group = {0, 1, 1};
+  model::BlockReplicas r;
+  r.events = &events;
+  r.group = &group;
+  r.coef = {{0, 0, 0}, {128, 0, 0}};
+  for (std::uint32_t b = 1; b < 4; ++b) {
+    r.blocks.push_back({b, 0, 0});
+    r.blockLinear.push_back(b);
+  }
+  fast.onReplicas(r);
+  replay.model::AccessListener::onReplicas(r);
+  EXPECT_EQ(fast.atomicOps(), 4u * 96);
+  EXPECT_EQ(fast.hottestLineSteps(), 4u * 32);
+  EXPECT_EQ(fast.atomicLineRequests(), replay.atomicLineRequests());
+  EXPECT_EQ(fast.hottestLineSteps(), replay.hottestLineSteps());
+  EXPECT_EQ(fast.hottestLineOps(), replay.hottestLineOps());
+  // Another listener's lines merge in: 200 requests of one step each on line 1 MiB.
+  L1ReuseListener other;
+  other.onAccess(event(5, model::Op::Load, 4, 4096, 0)); // not an atomic
+  for (int k = 0; k < 200; ++k) other.onAccess(event(5, model::Op::Atomic, 4, 1 << 20, 4));
+  fast.merge(other);
+  EXPECT_EQ(fast.atomicOps(), 4u * 96 + 200 * 32);
+  EXPECT_EQ(fast.hottestLineSteps(), 200u);  // line 1 MiB: 200 requests, one step each
+  EXPECT_EQ(fast.hottestLineOps(), 200u * 32);
+}
+
 } // namespace
 } // namespace warplens::analysis

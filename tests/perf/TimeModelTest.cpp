@@ -63,7 +63,7 @@ TEST(TimeModel, LargestLimiterWinsPlusLaunch) {
   TimePrediction p = predict(in, d);
   EXPECT_EQ(p.limiter, "dram");
   EXPECT_NEAR(p.durationNs, 11000, 1e-6);
-  EXPECT_NEAR(p.termsNs[8], 640, 1e-9); // blocks: 8 x 80 ns
+  EXPECT_NEAR(p.termsNs[7], 640, 1e-9); // blocks: 8 x 80 ns
   EXPECT_NEAR(p.dramBytesPerSecond, 30e6 / 11000e-9, 1);
   in.mem.dramReadBytes = 0;
   p = predict(in, d);
@@ -182,8 +182,43 @@ TEST(TimeModel, LatencyRoundsSplitByHitLevel) {
   c.coef.latencyL2Ns = 250;
   c.coef.latencyL1Ns = 40;
   c.coef.roundNs = 100;
-  EXPECT_NEAR(limiterTerms(f, c.coef)[7],
+  EXPECT_NEAR(limiterTerms(f, c.coef)[6], // latency
               100 * (0.9375 * 0.5 * 600 + 0.9375 * 0.5 * 250 + 0.0625 * 40) + 100, 1e-6);
+}
+
+// Session 6 columns by hand: a lone warp's dependent cycles (latency limiter), shuffles per SM
+// (l1/shared limiter) and the busiest atomic line (atomics limiter).
+TEST(TimeModel, ChainShuffleAndAtomicColumns) {
+  const DeviceSpec d = h100();
+  const double ghz = d.smClockHz / 1e9;
+  TimeInputs in;
+  in.shape = shape(264, 32, 16, 0); // 2 blocks of one warp per SM: one round of resident blocks
+  in.mix.warpInstructions = 264 * 9000.0;
+  in.mix.dependentCycles = 264 * 36000.0; // 36000 cycles per warp
+  in.mix.shuffleInstructions = 264 * 1000.0;
+  in.mem.atomicLineRequests = 5000;
+  in.mem.hottestLineSteps = 4000;
+  in.mem.hottestLineOps = 128000;
+  Features f = features(in, d);
+  EXPECT_NEAR(f.chainNs, 36000 / ghz, 1e-6);
+  EXPECT_NEAR(f.shuffleNs, 2 * 1000 / ghz, 1e-6); // the busiest SM's two blocks
+  DeviceSpec c = d;
+  c.coef = Coefficients{};
+  c.coef.chainScale = 1.1;
+  c.coef.shuffleCycles = 1.0;
+  c.coef.atomicNsPerRequest = 0.04;
+  c.coef.atomicStepNs = 1.7;
+  c.coef.atomicOpNs = 0.02;
+  auto t = limiterTerms(f, c.coef);
+  EXPECT_NEAR(t[6], 1.1 * 36000 / ghz, 1e-6);                        // latency
+  EXPECT_NEAR(t[2], 2000 / ghz, 1e-6);                               // l1/shared
+  EXPECT_NEAR(t[8], 0.04 * 5000 + 1.7 * 4000 + 0.02 * 128000, 1e-6); // atomics
+  EXPECT_STREQ(kLimiters[8], "atomics");
+  // Four blocks of one warp resident per SM would not add rounds; 32 blocks per SM do: 264 * 17
+  // blocks at 32 per SM take two rounds, and a warp's chain counts per round.
+  in.shape = shape(264 * 17, 32, 16, 0);
+  in.mix.dependentCycles = 264 * 17 * 36000.0;
+  EXPECT_NEAR(features(in, d).chainNs, 2 * 36000 / ghz, 1e-6);
 }
 
 TEST(TimeModel, L1TermCountsLinesPerRequest) {
@@ -205,7 +240,7 @@ TEST(TimeModel, L1TermCountsLinesPerRequest) {
   c.coef = Coefficients{};
   c.coef.storeNsPerSector = 0.003;
   c.coef.storeNsPerLine = 0.013;
-  EXPECT_NEAR(limiterTerms(f, c.coef)[2], 132 * 320.0 * 0.016, 1e-9);
+  EXPECT_NEAR(limiterTerms(f, c.coef)[1], 132 * 320.0 * 0.016, 1e-9); // l2: stores share it
 }
 
 TEST(Nnls, MatchesHandSolution) {

@@ -45,7 +45,8 @@ struct Out {
   std::vector<model::AccessEvent> events;
   std::vector<Replicas> replicas;
   std::string error;
-  std::uint64_t replicated = 0, threadInstr = 0;
+  std::uint64_t replicated = 0, threadInstr = 0, warpInstr = 0;
+  std::vector<std::uint64_t> perPc;
 };
 
 std::string wrap(const std::string &body) {
@@ -90,7 +91,9 @@ Out run(const std::string &body, std::array<std::uint32_t, 3> grid, std::uint32_
     return k;
   }, eo, "sym.sass");
   if (!r.ok()) o.error = r.error().message;
-  else o.replicated = r->stats.replicatedBlocks, o.threadInstr = r->stats.threadInstructions;
+  else
+    o.replicated = r->stats.replicatedBlocks, o.threadInstr = r->stats.threadInstructions,
+    o.warpInstr = r->stats.warpInstructions, o.perPc = r->stats.warpInstrPerPc;
   return o;
 }
 
@@ -376,4 +379,29 @@ TEST(SassSymmetry, ASixtyFourBitResultOverwritesAMovingSecondRegister) {
       EXPECT_EQ(e.addr[3].value, base + 4 * (e.site == 5 ? 163 : 3)) << "site " << e.site; // site: instruction index
     }
   EXPECT_EQ(seen, 2u);
+}
+
+// Per-instruction counts (the time model's instruction mix): every instruction of a straight
+// kernel runs once per warp, 8 blocks of one warp: 8 each, whether executed, skipped by
+// address-only mode (the two IADD3s only feed the stored value) or counted through replicas.
+TEST(SassSymmetry, PerInstructionCountsAreFullExecutionsInEveryMode) {
+  const char *body =
+      "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+      "        /*0010*/                   S2R R3, SR_CTAID.X ;\n"
+      "        /*0020*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+      "        /*0030*/                   IADD3 R7, R0, 0x1, RZ ;\n"
+      "        /*0040*/                   IADD3 R7, R7, 0x1, RZ ;\n"
+      "        /*0050*/                   LEA R0, R3, R0, 0x5 ;\n"
+      "        /*0060*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+      "        /*0070*/                   STG.E [R4.64], R7 ;\n"
+      "        /*0080*/                   EXIT ;\n";
+  Out full = run(body, {8, 1, 1}, 32, 256, false);
+  Out addr = run(body, {8, 1, 1}, 32, 256, true);
+  ASSERT_TRUE(full.error.empty() && addr.error.empty()) << full.error << addr.error;
+  EXPECT_EQ(addr.replicated, 7u);
+  const std::vector<std::uint64_t> want(9, 8);
+  EXPECT_EQ(full.perPc, want);
+  EXPECT_EQ(addr.perPc, want);
+  EXPECT_EQ(full.warpInstr, 72u);
+  EXPECT_EQ(addr.warpInstr, 72u);
 }
