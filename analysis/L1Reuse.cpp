@@ -80,24 +80,29 @@ std::uint64_t regionsOf(const model::AccessEvent &e, std::int64_t shift) {
 void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shift, std::uint64_t times) {
   if (!e.active.bits) return;
   atomicOps_ += times * static_cast<std::uint64_t>(std::popcount(e.active.bits));
-  // The request's words, sorted: per line, its lanes and the most lanes on one word.
+  // The request's words, sorted: per line (line requests) and per serialising unit (its lanes and
+  // the most lanes on one word).
   std::array<std::uint64_t, 32> words;
   std::size_t n = 0;
   for (std::uint32_t m = e.active.bits; m; m &= m - 1)
     words[n++] = (e.addr[std::countr_zero(m)].value + static_cast<std::uint64_t>(shift)) >> 2;
   std::sort(words.begin(), words.begin() + n);
+  for (std::size_t k = 0; k < n; ++k) atomicLineRequests_ += times * (k == 0 || (words[k] >> 5) != (words[k - 1] >> 5));
+  auto unitOf = [](std::uint64_t word) { return ((word >> 8) << 1) | ((word >> 6) & 1); };
+  std::sort(words.begin(), words.begin() + n, [&](std::uint64_t x, std::uint64_t y) {
+    return unitOf(x) != unitOf(y) ? unitOf(x) < unitOf(y) : x < y;
+  });
   for (std::size_t a = 0; a < n;) {
-    const std::uint64_t line = words[a] >> 5;
+    const std::uint64_t line = unitOf(words[a]);
     std::uint64_t ops = 0, most = 0;
     std::size_t b = a;
-    while (b < n && (words[b] >> 5) == line) {
+    while (b < n && unitOf(words[b]) == line) {
       std::size_t c = b;
       while (c < n && words[c] == words[b]) ++c;
       most = std::max<std::uint64_t>(most, c - b);
       ops += c - b;
       b = c;
     }
-    atomicLineRequests_ += times;
     auto it = atomicAt_.find(line);
     if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
     if (it != atomicAt_.end()) it->second.steps += most * times, it->second.ops += ops * times;

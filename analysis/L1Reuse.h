@@ -48,11 +48,13 @@ public:
   /// 1-8 lines, no bank conflict) all take 2.3-2.4 cycles per request (H100 and H200).
   static constexpr unsigned kAddressesPerCycle = 16;
   /// Global atomics and reductions (ATOMG, RED): lane operations, and line requests (a warp
-  /// request's distinct 128-byte lines). Atomics on one line are applied one request at a time
-  /// where the line lives (L2), lanes on the same word one after another (atomic family of
-  /// kernels/timing: 1 lane or 32 lanes on one word cost 1.75 ns per lane op on the H100, 32
-  /// lanes on 32 words of the line 2.4 ns per request). Per line: its serial steps (per request,
-  /// the most lanes on one word) and its lane ops; the busiest line is the one of most steps.
+  /// request's distinct 128-byte lines). Atomics are applied one request at a time per unit of
+  /// L2, lanes on the same word one after another (atomic family of kernels/timing: 1 lane or 32
+  /// lanes on one word cost 1.75 ns per lane op on the H100, 32 lanes on 32 words of a line 2.4
+  /// ns per request). A unit holds the lines of one 1 KiB region whose address bit 8 agrees
+  /// (atomic_lines: 8 lines 128 B apart queue as 4 lines' worth, 256 or 512 B apart as 2, 1 KiB
+  /// or more apart as 1). Per unit: its serial steps (per request, the most lanes on one word)
+  /// and its lane ops; the busiest unit is the one of most steps.
   std::uint64_t atomicOps() const { return scaled(atomicOps_); }
   std::uint64_t atomicLineRequests() const { return scaled(atomicLineRequests_); }
   std::uint64_t hottestLineSteps() const { return scaled(hottest().steps); }
@@ -92,7 +94,7 @@ private:
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
   std::uint64_t atomicOps_ = 0, atomicLineRequests_ = 0;
-  std::unordered_map<std::uint64_t, AtomicLine> atomicAt_; ///< per 128-byte line
+  std::unordered_map<std::uint64_t, AtomicLine> atomicAt_; ///< per unit (1 KiB region, bit 8)
   AtomicLine hottest() const;
   void countAtomic(const model::AccessEvent &e, std::int64_t shift, std::uint64_t times);
 };

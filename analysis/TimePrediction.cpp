@@ -47,6 +47,22 @@ void registersIn(std::string_view ops, std::vector<int> &out) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+/// Register source operands read from the register file: R<n> not followed by .reuse (the
+/// operand reuse cache serves those), RZ and uniform registers not counted.
+int registersRead(std::string_view ops) {
+  int n = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i] != 'R' || (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
+      continue;
+    std::size_t j = i + 1;
+    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) ++j;
+    if (j == i + 1) continue;
+    if (ops.substr(j, 6) != ".reuse") ++n;
+    i = j - 1;
+  }
+  return n;
+}
+
 /// Predicates named in `ops` ("P3", "!P3" → 1003; PT is not one), as pseudo-registers 1000 + n.
 void predicatesIn(std::string_view ops, std::vector<int> &out) {
   for (std::size_t i = 0; i + 1 < ops.size(); ++i) {
@@ -282,12 +298,15 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         const double n = countAt(ins.pc);
         listed += n;
         mix.dependentCycles += n * gap;
-        if (fmaPipe(ins.opcode)) mix.fma += n;
+        if (fmaPipe(ins.opcode)) {
+          mix.fma += n;
+          if (registersRead(src) >= 3) mix.operandStalls += n;
+        }
         if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
       }
   }
   mix.dependentCycles += std::max(0.0, total - listed); // callees: a cycle each
-  mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale;
+  mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale, mix.operandStalls *= scale;
   mix.known = true;
   return mix;
 }
@@ -391,6 +410,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.fmaPipeInstructions = perPc.fma;
     in.mix.shuffleInstructions = perPc.shuffles;
     in.mix.dependentCycles = perPc.dependentCycles;
+    in.mix.operandStalls = perPc.operandStalls;
     in.mix.source = "warp instructions executed by the SASS engine, per instruction: FMA pipe, shuffles "
                     "and a lone warp's dependent issue cycles from the executed instructions";
   } else if (dynamicFma >= 0) {
@@ -415,6 +435,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"fma_pipe_instructions", in.mix.fmaPipeInstructions},
                  {"shuffle_instructions", in.mix.shuffleInstructions},
                  {"dependent_cycles", in.mix.dependentCycles},
+                 {"operand_stalls", in.mix.operandStalls},
                  {"atomic_line_requests", in.mem.atomicLineRequests},
                  {"hottest_line_steps", in.mem.hottestLineSteps},
                  {"hottest_line_ops", in.mem.hottestLineOps},

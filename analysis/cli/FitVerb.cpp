@@ -49,7 +49,7 @@ struct Structure {
   double regionsPerLoadRequest = 0;    ///< distinct 1 KiB regions (0: not in the prediction)
   /// Per warp instruction (the probe measures the instructions, not these): shuffles and a lone
   /// warp's dependent issue cycles; atomics as predicted (exact counts; no counter read).
-  double shufflesPerInst = 0, dependentCyclesPerInst = 0;
+  double shufflesPerInst = 0, dependentCyclesPerInst = 0, operandStallsPerInst = 0;
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0;
 };
 using StructureMap = std::map<std::string, Structure>;
@@ -74,6 +74,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.fmaPipeInstructions = i.value("fma_pipe_instructions", 0.0);
   in.mix.shuffleInstructions = i.value("shuffle_instructions", 0.0);
   in.mix.dependentCycles = i.value("dependent_cycles", 0.0);
+  in.mix.operandStalls = i.value("operand_stalls", 0.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
@@ -127,6 +128,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
     in.mix.shuffleInstructions = it->second.shufflesPerInst * in.mix.warpInstructions;
     in.mix.dependentCycles = it->second.dependentCyclesPerInst * in.mix.warpInstructions;
+    in.mix.operandStalls = it->second.operandStallsPerInst * in.mix.warpInstructions;
     in.mem.atomicLineRequests = it->second.atomicLineRequests;
     in.mem.hottestLineSteps = it->second.hottestLineSteps;
     in.mem.hottestLineOps = it->second.hottestLineOps;
@@ -256,6 +258,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "load_regions", "global_load_requests"),
                            ratio(i, "shuffle_instructions", "warp_instructions"),
                            ratio(i, "dependent_cycles", "warp_instructions"),
+                           ratio(i, "operand_stalls", "warp_instructions"),
                            i.value("atomic_line_requests", 0.0),
                            i.value("hottest_line_steps", 0.0),
                            i.value("hottest_line_ops", 0.0)};

@@ -201,6 +201,33 @@ def timing_suite():
             args += [{"value": 1.5, "type": "f32"}]
         out.append(launch(f"chain_{kern}_{grid}x{block}_{iters}", "chain", f"chain_{kern}", grid, block, args,
                           f"{iters} dependent steps ({kern}) per thread"))
+    # Session 6, second round (after heldout3's blind check): which lines serialise atomics
+    # together (8 lines 128 B .. 4 KiB apart), atomics after the work or spread over it, and FMAs
+    # with three register operands (1 or 4 chains).
+    for stride in [128, 256, 512, 1024, 2048, 4096]:
+        out.append(launch(f"atomic_lines_8_s{stride}_264x256_r8", "atomic", "atomic_lines", 264, 256,
+                          [{"buffer": "out", "type": "f32", "count": 8 * stride // 4, "init": "zero"},
+                           {"value": 8, "type": "u32"}, {"value": stride // 4, "type": "u32"},
+                           {"value": 8, "type": "u32"}],
+                          f"32 lanes on the words of 8 lines {stride} B apart, 8 atomicAdd each"))
+    for grid, iters, addrs in [(1056, 128, 1), (1056, 512, 1), (1056, 128, 8448), (264, 512, 1)]:
+        out.append(launch(f"atomic_tail_{grid}x256_{iters}_a{addrs}", "atomic", "work_then_atomic", grid, 256,
+                          [{"buffer": "out", "type": "f32", "count": addrs * 32, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": addrs, "type": "u32"},
+                           {"value": 0.999, "type": "f32"}, {"value": 0.001, "type": "f32"}],
+                          f"8 x {iters} FMA chains, then one atomicAdd per warp on {addrs} line(s)"))
+    for iters, every in [(512, 16), (512, 64)]:
+        out.append(launch(f"atomic_spread_1056x256_{iters}_e{every}", "atomic", "work_with_atomics", 1056, 256,
+                          [{"buffer": "out", "type": "f32", "count": 1 + 1056 * 256, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": every, "type": "u32"},
+                           {"value": 0.999, "type": "f32"}, {"value": 0.001, "type": "f32"}],
+                          f"8 x {iters} FMA chains, lane 0 adds to one word every {every} iterations"))
+    for grid, block, iters, chains in [(264, 1024, 256, 1), (264, 1024, 64, 4), (132, 128, 1024, 1)]:
+        out.append(launch(f"fma_regs_c{chains}_{grid}x{block}_{iters}", "fma", "fma_regs", grid, block,
+                          [{"buffer": "coef", "type": "f32", "count": 8, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": chains, "type": "u32"}],
+                          f"{chains} chain(s) of {iters} x 8 FMAs with three register operands"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,

@@ -281,3 +281,61 @@ extern "C" __global__ void chain_shfl(float *out, unsigned iters) {
   for (unsigned k = 0; k < iters; ++k) s += __shfl_xor_sync(0xffffffffu, s, 16);
   if (s == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
+
+// ---- Session 6, second round (written after heldout3's first, blind check; see CALIBRATION.md):
+// where same-line atomics serialise, atomics after the work, FMAs with three register operands.
+
+// 32 lanes of every warp add to the 32 words of line (warp % lines); the lines lie `strideWords`
+// words apart: where several lines share the unit that serialises atomics, they queue together.
+extern "C" __global__ void atomic_lines(float *out, unsigned lines, unsigned strideWords, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  float *p = out + (w % lines) * strideWords + l;
+  for (unsigned k = 0; k < reps; ++k) atomicAdd(p, 1.0f);
+}
+
+// Eight independent FMA chains of `iters` steps, then lane 0 of every warp adds the result to
+// word (warp % addrs) * 32 of out: atomics after the work (a reduction's tail).
+extern "C" __global__ void work_then_atomic(float *out, unsigned iters, unsigned addrs, float a, float b) {
+  float x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = fmaf(x0, a, b); x1 = fmaf(x1, a, b); x2 = fmaf(x2, a, b); x3 = fmaf(x3, a, b);
+    x4 = fmaf(x4, a, b); x5 = fmaf(x5, a, b); x6 = fmaf(x6, a, b); x7 = fmaf(x7, a, b);
+  }
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((t & 31) == 0) atomicAdd(out + ((t >> 5) % addrs) * 32, x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7);
+}
+
+// The same work with lane 0's atomic inside the loop, every `every` iterations (atomics spread
+// over the work).
+extern "C" __global__ void work_with_atomics(float *out, unsigned iters, unsigned every, float a, float b) {
+  float x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = fmaf(x0, a, b); x1 = fmaf(x1, a, b); x2 = fmaf(x2, a, b); x3 = fmaf(x3, a, b);
+    x4 = fmaf(x4, a, b); x5 = fmaf(x5, a, b); x6 = fmaf(x6, a, b); x7 = fmaf(x7, a, b);
+    if ((t & 31) == 0 && k % every == 0) atomicAdd(out, x0);
+  }
+  if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0f) out[1 + t] = x0;
+}
+
+// FMAs whose three operands are registers (coefficients held in registers): `chains` independent
+// chains (1 or 4) of iters x 8 steps y = y * x + c[k].
+extern "C" __global__ void fma_regs(const float *coef, float *out, unsigned iters, unsigned chains) {
+  float c[8];
+#pragma unroll
+  for (int k = 0; k < 8; ++k) c[k] = coef[k];
+  const float x = 0.5f + threadIdx.x * 1e-4f;
+  float y0 = threadIdx.x, y1 = y0 + 1, y2 = y0 + 2, y3 = y0 + 3;
+  if (chains == 1) {
+    for (unsigned r = 0; r < iters; ++r)
+#pragma unroll
+      for (int k = 0; k < 8; ++k) y0 = fmaf(y0, x, c[k]);
+  } else {
+    for (unsigned r = 0; r < iters; ++r)
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        y0 = fmaf(y0, x, c[k]); y1 = fmaf(y1, x, c[k]); y2 = fmaf(y2, x, c[k]); y3 = fmaf(y3, x, c[k]);
+      }
+  }
+  if (y0 + y1 + y2 + y3 == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = y0;
+}

@@ -67,6 +67,7 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"writeLoadedLatencyNs", &Coefficients::writeLoadedLatencyNs},
     {"latencyRegionNs", &Coefficients::latencyRegionNs},
     {"shuffleCycles", &Coefficients::shuffleCycles},
+    {"fmaOperandCycles", &Coefficients::fmaOperandCycles},
     {"chainScale", &Coefficients::chainScale},
     {"atomicNsPerRequest", &Coefficients::atomicNsPerRequest},
     {"atomicStepNs", &Coefficients::atomicStepNs},

@@ -41,6 +41,7 @@ struct Coefficients {
   double loadedLatencyNs = 0;       ///< per DRAM load round x U / (1 - U), U = DRAM bytes /
                                     ///< (duration x datasheet peak): queueing in the memory system
   double shuffleCycles = 0;         ///< SM cycles per warp shuffle (MIO, beside the wavefronts)
+  double fmaOperandCycles = 0;      ///< per FMA-pipe instruction reading three registers, none reused
   double chainScale = 0;            ///< per cycle of a lone warp's dependent issue (1: the latency
                                     ///< table of analysis/TimePrediction.cpp is right)
   double atomicNsPerRequest = 0;    ///< per global atomic line request (throughput)

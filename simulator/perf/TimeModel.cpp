@@ -68,6 +68,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
   f.aluInstNs = std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions) * share / (sub * ghz);
   f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
+  f.operandNs = in.mix.operandStalls * share / (sub * ghz);
   f.atomicRequests = m.atomicLineRequests;
   f.hotLineSteps = m.hottestLineSteps;
   f.hotLineOps = m.hottestLineOps;

@@ -29,6 +29,11 @@ struct InstructionMix {
   double warpInstructions = 0;    ///< issued warp instructions (smsp__inst_executed.sum)
   double fmaPipeInstructions = 0; ///< FMA-pipe warp instructions (smsp__inst_executed_pipe_fma.sum)
   double shuffleInstructions = 0; ///< warp shuffles (SHFL) executed
+  /// FMA-pipe instructions reading three registers none of which comes from the operand reuse
+  /// cache (.reuse): each takes a second issue cycle for its register reads (fma_regs family:
+  /// one chain of y = y * x + c[k] with c in registers runs at 2.1 cycles per FFMA with 16 warps
+  /// per sub-partition, four chains sharing x and c[k] through .reuse at 1.08, H100).
+  double operandStalls = 0;
   /// Cycles a warp running alone would take to issue what it executed, summed over warps: per
   /// instruction the wait for its register inputs (dependent chains) or 1 (analysis/TimePrediction.h).
   /// 0: unknown.
@@ -99,6 +104,7 @@ struct Features {
   double blocksOnBusiestSm = 0; ///< × blockNs
   /// Session 6 (chain, atomic families of kernels/timing/timing.json):
   double shuffleNs = 0;         ///< busiest SM's warp shuffles / clock × shuffleCycles (l1/shared limiter)
+  double operandNs = 0;         ///< busiest sub-partition's operand stalls / clock × fmaOperandCycles (fma)
   double chainNs = 0;           ///< a lone warp's dependent issue cycles / clock × rounds of resident
                                 ///< blocks × chainScale (latency limiter: too few warps to hide it)
   double atomicRequests = 0;    ///< global atomic line requests × atomicNsPerRequest (atomics limiter)
@@ -178,6 +184,7 @@ inline constexpr Column kColumns[] = {
     {6, &Features::regionRounds, &Coefficients::latencyRegionNs, "latencyRegionNs"},
     {7, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
     {2, &Features::shuffleNs, &Coefficients::shuffleCycles, "shuffleCycles"},
+    {4, &Features::operandNs, &Coefficients::fmaOperandCycles, "fmaOperandCycles"},
     {6, &Features::chainNs, &Coefficients::chainScale, "chainScale"},
     {8, &Features::atomicRequests, &Coefficients::atomicNsPerRequest, "atomicNsPerRequest"},
     {8, &Features::hotLineSteps, &Coefficients::atomicStepNs, "atomicStepNs"},

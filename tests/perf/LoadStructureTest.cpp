@@ -282,11 +282,28 @@ TEST(InstructionMix, ShufflesWriteTheirSecondOperand) {
   EXPECT_DOUBLE_EQ(mix.fma, 50); // the FADD
 }
 
+TEST(InstructionMix, FmaPipeInstructionsReadingThreeRegistersStall) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}};
+  fn.instructions = {
+      ins(0x00, "FFMA R13, R11, R14, R5 ;"),             // three register reads: a stall
+      ins(0x10, "FFMA R15, R11.reuse, R16, R5.reuse ;"), // one read, two from the reuse cache
+      ins(0x20, "FFMA R17, R11, R18, 0.5 ;"),            // two reads
+      ins(0x30, "IMAD R2, R3, R4, R5 ;"),                // FMA pipe, three reads: a stall
+      ins(0x40, "IADD3 R6, R7, R8, R9 ;"),               // three reads, not the FMA pipe
+      ins(0x50, "EXIT ;"),
+  };
+  PerPcMix mix = mixFromCounts(fn, {7, 7, 7, 7, 7, 7}, 42);
+  EXPECT_DOUBLE_EQ(mix.operandStalls, 14);
+  EXPECT_DOUBLE_EQ(mix.fma, 28);
+}
+
 TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   L1ReuseListener fast, replay;
-  // Block 0: a RED by 32 lanes on one word (byte 4096: 32 serial steps on its line), one by 32
+  // Block 0: a RED by 32 lanes on one word (byte 4096: 32 serial steps on its unit), one by 32
   // lanes on the 32 words of line 8192 (one step, 32 ops), and one by lanes 4 bytes apart from
-  // byte 8256: lanes 0..15 on line 8192's second half (1 step, 16 ops) and 16..31 on line 8320.
+  // byte 8256: lanes 0..15 on line 8192's second half and 16..31 on line 8320, both in the unit
+  // of 8192 (1 KiB region 8, address bit 8 clear): 2 line requests, 1 step.
   model::AccessEvent same = event(0, model::Op::Reduce, 4, 4096, 0);
   model::AccessEvent line = event(0, model::Op::Reduce, 4, 8192, 4);
   model::AccessEvent split = event(0, model::Op::Reduce, 4, 8256, 4);
@@ -297,7 +314,7 @@ TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   EXPECT_EQ(fast.hottestLineSteps(), 32u);
   EXPECT_EQ(fast.hottestLineOps(), 32u);
   // Replicas 1..3: the first event does not move (every block hits word 4096), the others move
-  // a line per block.
+  // a line per block (lines 8320..8576: units of region 8 with bit 8 clear and set).
   std::vector<std::uint32_t> group = {0, 1, 1};
   model::BlockReplicas r;
   r.events = &events;
@@ -322,6 +339,12 @@ TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   EXPECT_EQ(fast.atomicOps(), 4u * 96 + 200 * 32);
   EXPECT_EQ(fast.hottestLineSteps(), 200u);  // line 1 MiB: 200 requests, one step each
   EXPECT_EQ(fast.hottestLineOps(), 200u * 32);
+  // Eight lines 128 B apart in one KiB: two units of four lines (bit 8 clear: lines 0, 1, 4, 5).
+  L1ReuseListener region;
+  for (unsigned l = 0; l < 8; ++l) region.onAccess(event(0, model::Op::Reduce, 4, (1 << 20) + 128 * l, 4));
+  EXPECT_EQ(region.hottestLineSteps(), 4u);
+  EXPECT_EQ(region.hottestLineOps(), 128u);
+  EXPECT_EQ(region.atomicLineRequests(), 8u);
 }
 
 } // namespace
