@@ -210,7 +210,7 @@ TEST(TimeModel, ChainShuffleAndAtomicColumns) {
   c.coef.atomicStepNs = 1.7;
   c.coef.atomicOpNs = 0.02;
   auto t = limiterTerms(f, c.coef);
-  EXPECT_NEAR(t[6], 1.1 * 36000 / ghz, 1e-6);                        // latency
+  EXPECT_NEAR(t[9], 1.1 * 36000 / ghz, 1e-6);                        // dependency
   EXPECT_NEAR(t[2], 2000 / ghz, 1e-6);                               // l1/shared
   EXPECT_NEAR(t[8], 0.04 * 5000 + 1.7 * 4000 + 0.02 * 128000, 1e-6); // atomics
   EXPECT_STREQ(kLimiters[8], "atomics");
