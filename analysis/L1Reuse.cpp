@@ -94,9 +94,10 @@ void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shif
   });
   for (std::size_t a = 0; a < n;) {
     const std::uint64_t line = unitOf(words[a]);
-    std::uint64_t ops = 0, most = 0;
+    std::uint64_t ops = 0, most = 0, lines = 0;
     std::size_t b = a;
     while (b < n && unitOf(words[b]) == line) {
+      lines += b == a || (words[b] >> 5) != (words[b - 1] >> 5);
       std::size_t c = b;
       while (c < n && words[c] == words[b]) ++c;
       most = std::max<std::uint64_t>(most, c - b);
@@ -105,7 +106,8 @@ void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shif
     }
     auto it = atomicAt_.find(line);
     if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
-    if (it != atomicAt_.end()) it->second.steps += most * times, it->second.ops += ops * times;
+    if (it != atomicAt_.end())
+      it->second.steps += most * times, it->second.ops += ops * times, it->second.extraLines += (lines - 1) * times;
     a = b;
   }
 }
@@ -113,7 +115,7 @@ void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shif
 L1ReuseListener::AtomicLine L1ReuseListener::hottest() const {
   AtomicLine top;
   for (const auto &[line, a] : atomicAt_)
-    if (a.steps > top.steps || (a.steps == top.steps && a.ops > top.ops)) top = a;
+    if (a.rank() > top.rank() || (a.rank() == top.rank() && a.ops > top.ops)) top = a;
   return top;
 }
 
@@ -269,7 +271,7 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   for (const auto &[line, k] : o.atomicAt_) {
     auto it = atomicAt_.find(line);
     if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
-    if (it != atomicAt_.end()) it->second.steps += k.steps, it->second.ops += k.ops;
+    if (it != atomicAt_.end()) it->second.steps += k.steps, it->second.ops += k.ops, it->second.extraLines += k.extraLines;
   }
 }
 

@@ -405,6 +405,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.atomicLineRequests = static_cast<double>(reuse.atomicLineRequests());
   in.mem.hottestLineSteps = static_cast<double>(reuse.hottestLineSteps());
   in.mem.hottestLineOps = static_cast<double>(reuse.hottestLineOps());
+  in.mem.hottestLineExtra = static_cast<double>(reuse.hottestLineExtra());
   in.mix.warpInstructions = static_cast<double>(emulatedWarpInstructions);
   if (perPc.known) {
     in.mix.fmaPipeInstructions = perPc.fma;
@@ -439,6 +440,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"atomic_line_requests", in.mem.atomicLineRequests},
                  {"hottest_line_steps", in.mem.hottestLineSteps},
                  {"hottest_line_ops", in.mem.hottestLineOps},
+                 {"hottest_line_extra", in.mem.hottestLineExtra},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"global_load_requests", in.mem.globalLoadRequests},

@@ -50,7 +50,7 @@ struct Structure {
   /// Per warp instruction (the probe measures the instructions, not these): shuffles and a lone
   /// warp's dependent issue cycles; atomics as predicted (exact counts; no counter read).
   double shufflesPerInst = 0, dependentCyclesPerInst = 0, operandStallsPerInst = 0;
-  double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0;
+  double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -78,6 +78,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
+  in.mem.hottestLineExtra = i.value("hottest_line_extra", 0.0);
   in.mix.source = "warplens";
   in.mem.globalLoadRequests = i.value("global_load_requests", 0.0);
   in.mem.globalLoadSectors = i.value("global_load_sectors", 0.0);
@@ -132,6 +133,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.atomicLineRequests = it->second.atomicLineRequests;
     in.mem.hottestLineSteps = it->second.hottestLineSteps;
     in.mem.hottestLineOps = it->second.hottestLineOps;
+    in.mem.hottestLineExtra = it->second.hottestLineExtra;
   }
   perf::Features f = perf::features(in, d);
   if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
@@ -261,7 +263,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "operand_stalls", "warp_instructions"),
                            i.value("atomic_line_requests", 0.0),
                            i.value("hottest_line_steps", 0.0),
-                           i.value("hottest_line_ops", 0.0)};
+                           i.value("hottest_line_ops", 0.0),
+                           i.value("hottest_line_extra", 0.0)};
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

@@ -228,6 +228,13 @@ def timing_suite():
                            {"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
                            {"value": iters, "type": "u32"}, {"value": chains, "type": "u32"}],
                           f"{chains} chain(s) of {iters} x 8 FMAs with three register operands"))
+    # Session 6, third round (after heldout3's hist256 miss): requests over 1, 2, 4 lines of one
+    # unit, or all 8 lines of a KiB.
+    for k in [1, 2, 4, 8]:
+        out.append(launch(f"atomic_multiline_k{k}_264x256_r8", "atomic", "atomic_multiline", 264, 256,
+                          [{"buffer": "out", "type": "f32", "count": 256, "init": "zero"},
+                           {"value": k, "type": "u32"}, {"value": 8, "type": "u32"}],
+                          f"32 lanes over {k} line(s) of one KiB, distinct words, 8 atomicAdd each"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,

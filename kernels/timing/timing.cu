@@ -339,3 +339,14 @@ extern "C" __global__ void fma_regs(const float *coef, float *out, unsigned iter
   }
   if (y0 + y1 + y2 + y3 == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = y0;
 }
+
+// Session 6, third round (after heldout3's hist256 miss): warp requests whose 32 lanes spread over
+// k lines of one L2 unit (lines 0, 1, 4, 5 of a KiB: address bit 8 clear), distinct words; k = 8
+// uses all eight lines of the KiB (two units, four lines each).
+extern "C" __global__ void atomic_multiline(float *out, unsigned k, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, l = t & 31;
+  const unsigned unitLines[4] = {0, 1, 4, 5};
+  unsigned j = l % k, line = k == 8 ? j : unitLines[j];
+  float *p = out + line * 32 + l / k;
+  for (unsigned r = 0; r < reps; ++r) atomicAdd(p, 1.0f);
+}

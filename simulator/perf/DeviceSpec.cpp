@@ -72,6 +72,7 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"atomicNsPerRequest", &Coefficients::atomicNsPerRequest},
     {"atomicStepNs", &Coefficients::atomicStepNs},
     {"atomicOpNs", &Coefficients::atomicOpNs},
+    {"atomicLineNs", &Coefficients::atomicLineNs},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

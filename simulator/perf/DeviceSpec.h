@@ -47,6 +47,7 @@ struct Coefficients {
   double atomicNsPerRequest = 0;    ///< per global atomic line request (throughput)
   double atomicStepNs = 0;          ///< per serial step on the busiest atomic line
   double atomicOpNs = 0;            ///< per lane operation on the busiest atomic line
+  double atomicLineNs = 0;          ///< per extra line of a request on the busiest atomic unit
 };
 
 struct DeviceSpec {

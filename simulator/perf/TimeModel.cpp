@@ -72,6 +72,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.atomicRequests = m.atomicLineRequests;
   f.hotLineSteps = m.hottestLineSteps;
   f.hotLineOps = m.hottestLineOps;
+  f.hotLineExtra = m.hottestLineExtra;
   const double warps = blocks * f.occupancy.warpsPerBlock;
   const double rounds = f.occupancy.blocksPerSm
                             ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))

@@ -63,7 +63,7 @@ struct MemoryCounts {
   double barrierLoadRounds = 0;
   /// Global atomics and reductions (analysis/L1Reuse.h): line requests (throughput), and the
   /// busiest line's serial steps and lane operations (one line's atomics are applied in turn).
-  double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0;
+  double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
 };
 
 struct LaunchShape {
@@ -111,6 +111,7 @@ struct Features {
   double hotLineSteps = 0;      ///< busiest line's serial steps × atomicStepNs: one line's atomics
                                 ///< are applied in turn where it lives (L2), lanes on one word each
   double hotLineOps = 0;        ///< busiest line's lane operations × atomicOpNs
+  double hotLineExtra = 0;      ///< busiest unit's extra lines per request, summed × atomicLineNs
   /// Barrier-phased rounds (share b = barrier load rounds / load rounds): a block waits at the
   /// barrier for the whole round, so the round's DRAM transfer and the block's own work after it
   /// are on its critical path, added to the latency limiter:
@@ -191,6 +192,7 @@ inline constexpr Column kColumns[] = {
     {8, &Features::atomicRequests, &Coefficients::atomicNsPerRequest, "atomicNsPerRequest"},
     {8, &Features::hotLineSteps, &Coefficients::atomicStepNs, "atomicStepNs"},
     {8, &Features::hotLineOps, &Coefficients::atomicOpNs, "atomicOpNs"},
+    {8, &Features::hotLineExtra, &Coefficients::atomicLineNs, "atomicLineNs"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 

@@ -344,7 +344,19 @@ TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   for (unsigned l = 0; l < 8; ++l) region.onAccess(event(0, model::Op::Reduce, 4, (1 << 20) + 128 * l, 4));
   EXPECT_EQ(region.hottestLineSteps(), 4u);
   EXPECT_EQ(region.hottestLineOps(), 128u);
+  EXPECT_EQ(region.hottestLineExtra(), 0u);
   EXPECT_EQ(region.atomicLineRequests(), 8u);
+  // One request over lines 0, 1, 4, 5 of a KiB (one unit, 8 lanes each, two on one word in line
+  // 4) and lines 2, 3 (the other unit): 3 extra lines and 2 steps in the first unit.
+  L1ReuseListener multi;
+  model::AccessEvent e = event(0, model::Op::Reduce, 4, 0, 4);
+  const unsigned lines[6] = {0, 1, 4, 5, 2, 3};
+  for (unsigned l = 0; l < 32; ++l) e.addr[l] = ByteAddress{(1u << 20) + 128 * lines[l % 6] + 4 * (l / 6)};
+  e.addr[14] = e.addr[2]; // lane 14 (line 4) on lane 2's word
+  multi.onAccess(e);
+  EXPECT_EQ(multi.hottestLineSteps(), 2u);
+  EXPECT_EQ(multi.hottestLineExtra(), 3u);
+  EXPECT_EQ(multi.atomicLineRequests(), 6u);
 }
 
 } // namespace
