@@ -24,6 +24,15 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
   return it == m.end() ? 0.0 : it->second;
 }
 
+/// Integer and logic instructions of the ALU pipe (sm_90); moves, conversions, memory, control
+/// and special registers are issued elsewhere.
+bool aluPipe(const std::string &opcode) {
+  for (const char *p : {"IADD3", "LOP3", "SHF", "ISETP", "LEA", "SEL", "IMNMX", "FSEL", "FSETP", "PRMT", "IABS",
+                        "SGXT", "BMSK", "PLOP3", "P2R", "R2P", "VIADD", "VIMNMX", "LOP", "IADD", "ISCADD", "FCHK"})
+    if (opcode.rfind(p, 0) == 0) return true;
+  return false;
+}
+
 bool fmaPipe(const std::string &opcode) {
   for (const char *p : {"FFMA", "FMUL", "FADD", "IMAD", "IMUL", "HFMA2", "HMUL2", "HADD2", "FMNMX"})
     if (opcode.rfind(p, 0) == 0) return true;
@@ -303,10 +312,12 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
           if (registersRead(src) >= 3) mix.operandStalls += n;
         }
         if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
+        if (aluPipe(ins.opcode)) mix.alu += n;
       }
   }
   mix.dependentCycles += std::max(0.0, total - listed); // callees: a cycle each
   mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale, mix.operandStalls *= scale;
+  mix.alu *= scale;
   mix.known = true;
   return mix;
 }
@@ -412,6 +423,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.shuffleInstructions = perPc.shuffles;
     in.mix.dependentCycles = perPc.dependentCycles;
     in.mix.operandStalls = perPc.operandStalls;
+    in.mix.aluPipeInstructions = perPc.alu;
     in.mix.source = "warp instructions executed by the SASS engine, per instruction: FMA pipe, shuffles "
                     "and a lone warp's dependent issue cycles from the executed instructions";
   } else if (dynamicFma >= 0) {
@@ -437,6 +449,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"shuffle_instructions", in.mix.shuffleInstructions},
                  {"dependent_cycles", in.mix.dependentCycles},
                  {"operand_stalls", in.mix.operandStalls},
+                 {"alu_pipe_instructions", in.mix.aluPipeInstructions},
                  {"atomic_line_requests", in.mem.atomicLineRequests},
                  {"hottest_line_steps", in.mem.hottestLineSteps},
                  {"hottest_line_ops", in.mem.hottestLineOps},

@@ -43,6 +43,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
 struct PerPcMix {
   double fma = 0, shuffles = 0, dependentCycles = 0;
   double operandStalls = 0; ///< FMA-pipe executions reading three registers, none with .reuse
+  double alu = 0;           ///< integer/logic ALU-pipe executions (aluPipe)
   bool known = false;
 };
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);

@@ -51,6 +51,7 @@ struct Structure {
   /// warp's dependent issue cycles; atomics as predicted (exact counts; no counter read).
   double shufflesPerInst = 0, dependentCyclesPerInst = 0, operandStallsPerInst = 0;
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
+  double aluPerInst = -1; ///< ALU-pipe instructions per warp instruction (< 0: not in the prediction)
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -75,6 +76,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.shuffleInstructions = i.value("shuffle_instructions", 0.0);
   in.mix.dependentCycles = i.value("dependent_cycles", 0.0);
   in.mix.operandStalls = i.value("operand_stalls", 0.0);
+  in.mix.aluPipeInstructions = i.value("alu_pipe_instructions", -1.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
@@ -130,6 +132,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mix.shuffleInstructions = it->second.shufflesPerInst * in.mix.warpInstructions;
     in.mix.dependentCycles = it->second.dependentCyclesPerInst * in.mix.warpInstructions;
     in.mix.operandStalls = it->second.operandStallsPerInst * in.mix.warpInstructions;
+    if (it->second.aluPerInst >= 0) in.mix.aluPipeInstructions = it->second.aluPerInst * in.mix.warpInstructions;
     in.mem.atomicLineRequests = it->second.atomicLineRequests;
     in.mem.hottestLineSteps = it->second.hottestLineSteps;
     in.mem.hottestLineOps = it->second.hottestLineOps;
@@ -264,7 +267,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            i.value("atomic_line_requests", 0.0),
                            i.value("hottest_line_steps", 0.0),
                            i.value("hottest_line_ops", 0.0),
-                           i.value("hottest_line_extra", 0.0)};
+                           i.value("hottest_line_extra", 0.0),
+                           i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0};
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

@@ -66,7 +66,9 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
   f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
-  f.aluInstNs = std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions) * share / (sub * ghz);
+  const double alu = in.mix.aluPipeInstructions >= 0 ? in.mix.aluPipeInstructions
+                                                     : std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions);
+  f.aluInstNs = alu * share / (sub * ghz);
   f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
   f.operandNs = in.mix.operandStalls * share / (sub * ghz);
   f.atomicRequests = m.atomicLineRequests;

@@ -28,6 +28,9 @@ namespace warplens::perf {
 struct InstructionMix {
   double warpInstructions = 0;    ///< issued warp instructions (smsp__inst_executed.sum)
   double fmaPipeInstructions = 0; ///< FMA-pipe warp instructions (smsp__inst_executed_pipe_fma.sum)
+  /// Integer/logic ALU-pipe warp instructions (IADD3, LOP3, SHF, ISETP, LEA, SEL ...) from the
+  /// executed instructions; < 0: unknown, taken as every instruction not on the FMA pipe.
+  double aluPipeInstructions = -1;
   double shuffleInstructions = 0; ///< warp shuffles (SHFL) executed
   /// FMA-pipe instructions reading three registers none of which comes from the operand reuse
   /// cache (.reuse): each takes a second issue cycle for its register reads (fma_regs family:
@@ -95,7 +98,7 @@ struct Features {
   double lsuWavefrontNs = 0;    ///< busiest SM's wavefronts / clock (ns per cycle) × lsuCyclesPerWavefront
   double issueInstNs = 0;       ///< busiest sub-partition's warp instructions / clock
   double fmaInstNs = 0;         ///< same for FMA-pipe instructions
-  double aluInstNs = 0;         ///< same for the other instructions (ALU, LSU, branch ...)
+  double aluInstNs = 0;         ///< same for the ALU-pipe instructions (or all others when unknown)
   double latencyRequests = 0;   ///< DRAM-latency load rounds per warp × rounds of resident blocks
   double latencyL2Rounds = 0;   ///< same for rounds served by L2 × latencyL2Ns
   double latencyL1Rounds = 0;   ///< same for rounds served by L1 × latencyL1Ns

@@ -296,6 +296,7 @@ TEST(InstructionMix, FmaPipeInstructionsReadingThreeRegistersStall) {
   PerPcMix mix = mixFromCounts(fn, {7, 7, 7, 7, 7, 7}, 42);
   EXPECT_DOUBLE_EQ(mix.operandStalls, 14);
   EXPECT_DOUBLE_EQ(mix.fma, 28);
+  EXPECT_DOUBLE_EQ(mix.alu, 7); // IADD3 only: EXIT is not an ALU-pipe instruction
 }
 
 TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {

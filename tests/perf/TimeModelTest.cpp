@@ -214,6 +214,11 @@ TEST(TimeModel, ChainShuffleAndAtomicColumns) {
   EXPECT_NEAR(t[2], 2000 / ghz, 1e-6);                               // l1/shared
   EXPECT_NEAR(t[8], 0.04 * 5000 + 1.7 * 4000 + 0.02 * 128000, 1e-6); // atomics
   EXPECT_STREQ(kLimiters[8], "atomics");
+  // The ALU limiter counts the ALU-pipe instructions where known, else all but the FMA pipe's.
+  in.mix.fmaPipeInstructions = 264 * 4000.0;
+  EXPECT_NEAR(features(in, d).aluInstNs, 2 * 5000 / (4 * ghz), 1e-6);
+  in.mix.aluPipeInstructions = 264 * 1000.0;
+  EXPECT_NEAR(features(in, d).aluInstNs, 2 * 1000 / (4 * ghz), 1e-6);
   // Four blocks of one warp resident per SM would not add rounds; 32 blocks per SM do: 264 * 17
   // blocks at 32 per SM take two rounds, and a warp's chain counts per round.
   in.shape = shape(264 * 17, 32, 16, 0);
