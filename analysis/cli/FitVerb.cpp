@@ -27,14 +27,17 @@ const char *kHelp = R"(usage: warplens fit MEASURED.json... --device NAME|FILE.j
        warplens fit --device NAME|FILE.json --own PREDICTED.json:MEASURED.json... [--own-share S]
 
 Fits the time model's coefficients (launch overhead, per-block cost, DRAM and L2 bytes, L1/shared
-wavefronts, issue and FMA-pipe cycles, exposed latency per request) to measured launches by
+wavefronts and shuffles, issue, FMA- and ALU-pipe cycles, operand stalls, exposed latency per
+request, a lone warp's dependent issue cycles, same-unit atomics) to measured launches by
 non-negative least squares on relative error, and prints the residuals. Only launches whose
 duration came from the probe's kernel timer (a "time.measured_ns" section) are used; launches
 named by --hold-out are predicted with the fitted coefficients but not fitted. The measured
-counters lack two structural inputs of the model (distinct lines per request, dependent rounds
-of loads): --structure PREDICTED.json (warplens suite output of the same launches) supplies their
-ratios to the measured requests; without it they default to max(requests, sectors/4) lines and one
-round per request. --own PREDICTED.json:MEASURED.json predicts the launches of PREDICTED from
+counters lack structural inputs of the model (distinct lines per request, dependent rounds of
+loads, the ALU-pipe share, shuffles, dependent cycles, atomics per L2 unit): --structure
+PREDICTED.json (warplens suite output of the same launches) supplies them, as ratios to the
+measured requests and instructions; without it lines default to max(requests, sectors/4), one
+round per request, and the rest to none. warplens embeds the device files at build time: rebuild
+it after writing one with -o to predict with the new coefficients by name. --own PREDICTED.json:MEASURED.json predicts the launches of PREDICTED from
 warplens' own counts (its "time.inputs") with the fitted (or, without MEASURED files, --device's)
 coefficients and tabulates them against MEASURED's durations, with GB/s.
 
