@@ -37,7 +37,8 @@ loads, the ALU-pipe share, shuffles, dependent cycles, atomics per L2 unit): --s
 PREDICTED.json (warplens suite output of the same launches) supplies them, as ratios to the
 measured requests and instructions; without it lines default to max(requests, sectors/4), one
 round per request, and the rest to none. warplens embeds the device files at build time: rebuild
-it after writing one with -o to predict with the new coefficients by name. --own PREDICTED.json:MEASURED.json predicts the launches of PREDICTED from
+it after writing one with -o to predict with the new coefficients by name.
+--own PREDICTED.json:MEASURED.json predicts the launches of PREDICTED from
 warplens' own counts (its "time.inputs") with the fitted (or, without MEASURED files, --device's)
 coefficients and tabulates them against MEASURED's durations, with GB/s.
 
