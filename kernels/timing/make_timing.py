@@ -235,8 +235,43 @@ def timing_suite():
                           [{"buffer": "out", "type": "f32", "count": 256, "init": "zero"},
                            {"value": k, "type": "u32"}, {"value": 8, "type": "u32"}],
                           f"32 lanes over {k} line(s) of one KiB, distinct words, 8 atomicAdd each"))
+    # Session 7: block launches against one load round and a store (copy_f32 by block size,
+    # nbr3), which bins serialise atomics (sectors per line, two lanes per word, random bins;
+    # integer and float), atomics after a memory-bound phase (one word or one line per warp).
+    n = 1 << 24
+    for block in [64, 128, 256, 1024]:
+        out.append(launch(f"blk_copy_f32_16M_b{block}", "blocks", "copy_f32", n // block, block,
+                          [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                           {"value": n, "type": "u32"}],
+                          f"one float per thread loaded and stored, blocks of {block}"))
+    out.append(launch("blk_copy_f32_4M_b256", "blocks", "copy_f32", (n // 4) // 256, 256,
+                      [{"buffer": "in", "type": "f32", "count": n // 4, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": n // 4, "init": "zero"},
+                       {"value": n // 4, "type": "u32"}], "one float per thread loaded and stored, 4M"))
+    out.append(launch("blk_nbr3_f32_16M_b256", "blocks", "nbr3_f32", n // 256, 256,
+                      [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                       {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                       {"value": n, "type": "u32"}], "three neighbours loaded, one store per thread"))
+    for ty in ["u32", "f32"]:
+        for mode in [0, 1, 2, 3]:
+            out.append(launch(f"atomic_bins_{ty}_m{mode}_264x256_r8", "atomic", f"atomic_bins_{ty}", 264, 256,
+                              [{"buffer": "bins", "type": ty, "count": 256, "init": "zero"},
+                               {"value": mode, "type": "u32"}, {"value": 8, "type": "u32"}],
+                              f"32 lanes on a 256-word table, mode {mode}, 8 atomicAdd each"))
+    out.append(launch("atomic_bins_u32_m3_1056x256_r4", "atomic", "atomic_bins_u32", 1056, 256,
+                      [{"buffer": "bins", "type": "u32", "count": 256, "init": "zero"},
+                       {"value": 3, "type": "u32"}, {"value": 4, "type": "u32"}],
+                      "random bins of a 256-word table, 4 atomicAdd per thread"))
+    for total, grid, addrs in [(1 << 23, 528, 1), (1 << 23, 528, 4224), (1 << 25, 2112, 1), (1 << 25, 2112, 16896)]:
+        out.append(launch(f"sum_atomic_{total >> 20}M_{grid}x256_a{addrs}", "atomic", "sum_then_atomic", grid, 256,
+                          [{"buffer": "in", "type": "f32", "count": total, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": addrs * 32, "init": "zero"},
+                           {"value": total, "type": "u32"}, {"value": addrs, "type": "u32"}],
+                          f"grid-stride sum of {total >> 20}M floats, one atomicAdd per warp on {addrs} word(s)"))
     # Launch overhead and block scheduling.
-    for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128)]:
+    for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128),
+                        (65536, 32), (65536, 256), (65536, 1024)]:
         out.append(launch(f"launch_empty_{grid}x{block}", "launch", "empty_kernel", grid, block,
                           [{"buffer": "out", "type": "u32", "count": 1, "init": "zero"}],
                           f"empty kernel, {grid} blocks of {block}"))

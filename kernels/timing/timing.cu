@@ -350,3 +350,50 @@ extern "C" __global__ void atomic_multiline(float *out, unsigned k, unsigned rep
   float *p = out + line * 32 + l / k;
   for (unsigned r = 0; r < reps; ++r) atomicAdd(p, 1.0f);
 }
+
+// ---- Session 7 (written before the fourth held-out set was measured; the atomic and tail
+// families after heldout3's hist256 and heldout2's reduce_warp_atomic misses, see CALIBRATION.md).
+
+// One float per thread, loaded then stored (a block's life is one load round and one store):
+// with small blocks, block launches, the round's latency and DRAM are comparable.
+extern "C" __global__ void copy_f32(const float *in, float *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+
+// The same with the two neighbours (three loads in one round, two of them L1 hits mostly).
+extern "C" __global__ void nbr3_f32(const float *in, float *out, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 1 && i + 1 < n) out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
+}
+
+// Atomic adds from 32 lanes onto a 256-word (1 KiB) table, `reps` per thread, result unused:
+// mode 0: 8 lines, 4 words in one sector of each; 1: 8 lines, 4 words in 4 sectors of each;
+// 2: 8 lines, 16 distinct words, two lanes on each; 3: pseudo-random words (a hash of warp,
+// rep and lane), as a histogram of random bytes. Integer and float versions.
+__device__ __forceinline__ unsigned bin_of(unsigned mode, unsigned w, unsigned r, unsigned l) {
+  if (mode == 0) return (l & 7) * 32 + (l >> 3);
+  if (mode == 1) return (l & 7) * 32 + (l >> 3) * 8;
+  if (mode == 2) return (l & 7) * 32 + ((l >> 3) & 1) * 8;
+  unsigned x = (w * 977u + r) * 32u + l;  // a 32-bit mixing finaliser: independent-looking bins
+  x ^= x >> 16; x *= 0x85ebca6bu; x ^= x >> 13; x *= 0xc2b2ae35u; x ^= x >> 16;
+  return x & 255u;
+}
+extern "C" __global__ void atomic_bins_u32(unsigned *bins, unsigned mode, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  for (unsigned r = 0; r < reps; ++r) atomicAdd(bins + bin_of(mode, w, r, l), 1u);
+}
+extern "C" __global__ void atomic_bins_f32(float *bins, unsigned mode, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  for (unsigned r = 0; r < reps; ++r) atomicAdd(bins + bin_of(mode, w, r, l), 1.0f);
+}
+
+// A grid-stride read loop, a warp-shuffle sum, then lane 0 adds it to word (warp % addrs) * 32:
+// atomics after a memory-bound phase that every warp leaves at about the same time.
+extern "C" __global__ void sum_then_atomic(const float *in, float *out, unsigned n, unsigned addrs) {
+  float s = 0.0f;
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (unsigned i = t; i < n; i += gridDim.x * blockDim.x) s += in[i];
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if ((t & 31) == 0) atomicAdd(out + ((t >> 5) % addrs) * 32, s);
+}
