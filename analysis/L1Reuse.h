@@ -53,8 +53,9 @@ public:
   /// lanes on one word cost 1.75 ns per lane op on the H100, 32 lanes on 32 words of a line 2.4
   /// ns per request). A unit holds the lines of one 1 KiB region whose address bit 8 agrees
   /// (atomic_lines: 8 lines 128 B apart queue as 4 lines' worth, 256 or 512 B apart as 2, 1 KiB
-  /// or more apart as 1). Per unit: its serial steps (per request, the most lanes on one word),
-  /// its extra lines and its lane ops.
+  /// or more apart as 1). Per unit, each request on one side (session 7, countAtomic): a chain
+  /// (its most lanes on one word, as serial steps) or a pipeline (its sector passes and extra
+  /// lines); and its lane ops.
   std::uint64_t atomicOps() const { return scaled(atomicOps_); }
   std::uint64_t atomicLineRequests() const { return scaled(atomicLineRequests_); }
   std::uint64_t hottestLineSteps() const { return scaled(hottest().steps); }
@@ -63,14 +64,18 @@ public:
   /// (atomic_multiline: 32 lanes over 1, 2 or 4 lines of one unit cost 2.5, 3.0, 3.9 ns per request
   /// on the H100).
   std::uint64_t hottestLineExtra() const { return scaled(hottest().extraLines); }
+  /// The busiest unit's sector passes (pipelined requests): per 32-byte sector of the unit, the most lanes
+  /// on one of its words (lanes on one word are applied in turn, distinct words of a sector
+  /// together). atomic_bins (session 7): 8 lines x 1 sector per request 3.2 ns (u32), 8 lines x
+  /// 4 sectors 11.2 ns, 8 lines x 2 sectors with two lanes per word 11.8 ns (H100).
+  std::uint64_t hottestLineSectorOps() const { return scaled(hottest().sectorOps); }
   /// At most this many distinct atomic lines are tracked per listener (the busiest line of a
   /// same-address pattern shows up long before); further lines count in the totals only.
   static constexpr std::size_t kAtomicLines = 1 << 20;
   struct AtomicLine {
-    std::uint64_t steps = 0, ops = 0, extraLines = 0;
-    /// The busiest unit: most steps + extra lines / 4 (an extra line costs about a quarter of a
-    /// step), then most ops.
-    std::uint64_t rank() const { return 4 * steps + extraLines; }
+    std::uint64_t steps = 0, ops = 0, extraLines = 0, sectorOps = 0;
+    /// The busiest unit by its nominal time (the costs of countAtomic), then most ops.
+    std::uint64_t rank() const { return 172 * steps + 55 * sectorOps + 45 * extraLines; }
   };
   /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
   void setScale(double f) { scale_ = f; }

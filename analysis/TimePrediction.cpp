@@ -417,6 +417,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.hottestLineSteps = static_cast<double>(reuse.hottestLineSteps());
   in.mem.hottestLineOps = static_cast<double>(reuse.hottestLineOps());
   in.mem.hottestLineExtra = static_cast<double>(reuse.hottestLineExtra());
+  in.mem.hottestLineSectorOps = static_cast<double>(reuse.hottestLineSectorOps());
   in.mix.warpInstructions = static_cast<double>(emulatedWarpInstructions);
   if (perPc.known) {
     in.mix.fmaPipeInstructions = perPc.fma;
@@ -454,6 +455,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"hottest_line_steps", in.mem.hottestLineSteps},
                  {"hottest_line_ops", in.mem.hottestLineOps},
                  {"hottest_line_extra", in.mem.hottestLineExtra},
+                 {"hottest_line_sector_ops", in.mem.hottestLineSectorOps},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"global_load_requests", in.mem.globalLoadRequests},

@@ -55,6 +55,7 @@ struct Structure {
   /// warp's dependent issue cycles; atomics as predicted (exact counts; no counter read).
   double shufflesPerInst = 0, dependentCyclesPerInst = 0, operandStallsPerInst = 0;
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
+  double hottestLineSectorOps = 0;
   double aluPerInst = -1; ///< ALU-pipe instructions per warp instruction (< 0: not in the prediction)
 };
 using StructureMap = std::map<std::string, Structure>;
@@ -85,6 +86,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
   in.mem.hottestLineExtra = i.value("hottest_line_extra", 0.0);
+  in.mem.hottestLineSectorOps = i.value("hottest_line_sector_ops", 0.0);
   in.mix.source = "warplens";
   in.mem.globalLoadRequests = i.value("global_load_requests", 0.0);
   in.mem.globalLoadSectors = i.value("global_load_sectors", 0.0);
@@ -141,6 +143,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.hottestLineSteps = it->second.hottestLineSteps;
     in.mem.hottestLineOps = it->second.hottestLineOps;
     in.mem.hottestLineExtra = it->second.hottestLineExtra;
+    in.mem.hottestLineSectorOps = it->second.hottestLineSectorOps;
   }
   perf::Features f = perf::features(in, d);
   if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
@@ -272,6 +275,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            i.value("hottest_line_steps", 0.0),
                            i.value("hottest_line_ops", 0.0),
                            i.value("hottest_line_extra", 0.0),
+                           i.value("hottest_line_sector_ops", 0.0),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0};
     }
   }

@@ -73,6 +73,8 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"atomicStepNs", &Coefficients::atomicStepNs},
     {"atomicOpNs", &Coefficients::atomicOpNs},
     {"atomicLineNs", &Coefficients::atomicLineNs},
+    {"atomicSectorNs", &Coefficients::atomicSectorNs},
+    {"warpLaunchNs", &Coefficients::warpLaunchNs},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -48,6 +48,8 @@ struct Coefficients {
   double atomicStepNs = 0;          ///< per serial step on the busiest atomic line
   double atomicOpNs = 0;            ///< per lane operation on the busiest atomic line
   double atomicLineNs = 0;          ///< per extra line of a request on the busiest atomic unit
+  double atomicSectorNs = 0;        ///< per sector pass on the busiest atomic unit (session 7)
+  double warpLaunchNs = 0;          ///< per warp of a block per wave of resident blocks (session 7)
 };
 
 struct DeviceSpec {

@@ -75,11 +75,13 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.hotLineSteps = m.hottestLineSteps;
   f.hotLineOps = m.hottestLineOps;
   f.hotLineExtra = m.hottestLineExtra;
+  f.hotLineSectorOps = m.hottestLineSectorOps;
   const double warps = blocks * f.occupancy.warpsPerBlock;
   const double rounds = f.occupancy.blocksPerSm
                             ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))
                             : blocks;
   f.residentRounds = rounds;
+  f.waveWarps = rounds * f.occupancy.warpsPerBlock;
   if (warps > 0) f.chainNs = in.mix.dependentCycles / warps * rounds / ghz;
   const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
   if (warps > 0 && loadRounds > 0) {

@@ -67,6 +67,7 @@ struct MemoryCounts {
   /// Global atomics and reductions (analysis/L1Reuse.h): line requests (throughput), and the
   /// busiest line's serial steps and lane operations (one line's atomics are applied in turn).
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
+  double hottestLineSectorOps = 0; ///< busiest unit's sector passes (analysis/L1Reuse.h)
 };
 
 struct LaunchShape {
@@ -115,6 +116,14 @@ struct Features {
                                 ///< are applied in turn where it lives (L2), lanes on one word each
   double hotLineOps = 0;        ///< busiest line's lane operations × atomicOpNs
   double hotLineExtra = 0;      ///< busiest unit's extra lines per request, summed × atomicLineNs
+  /// Session 7: the busiest unit's sector passes (per request and sector, the most lanes on one of
+  /// its words) × atomicSectorNs: atomic_bins, 4 words in each of 4 sectors of 8 lines take 3.5x
+  /// as long as 4 words in one sector of each.
+  double hotLineSectorOps = 0;
+  /// Session 7: per wave (round of resident blocks), the block's warps × warpLaunchNs (latency
+  /// limiter): a block's warps start one after another and its slot frees when the last ends
+  /// (launch_empty 65536 blocks of 32..256 threads 41.4 us, of 1024 threads 50.3 us, H100).
+  double waveWarps = 0;
   /// Barrier-phased rounds (share b = barrier load rounds / load rounds): a block waits at the
   /// barrier for the whole round, so the round's DRAM transfer and the block's own work after it
   /// are on its critical path, added to the latency limiter:
@@ -196,6 +205,8 @@ inline constexpr Column kColumns[] = {
     {8, &Features::hotLineSteps, &Coefficients::atomicStepNs, "atomicStepNs"},
     {8, &Features::hotLineOps, &Coefficients::atomicOpNs, "atomicOpNs"},
     {8, &Features::hotLineExtra, &Coefficients::atomicLineNs, "atomicLineNs"},
+    {8, &Features::hotLineSectorOps, &Coefficients::atomicSectorNs, "atomicSectorNs"},
+    {6, &Features::waveWarps, &Coefficients::warpLaunchNs, "warpLaunchNs"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 

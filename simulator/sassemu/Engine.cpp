@@ -618,7 +618,7 @@ Expected<std::unique_ptr<Program>> load(const sass::SassFunction &fn, const Cubi
   if (k.params.size() != spec.args.size())
     return Error{specWhere + ": kernel '" + fn.name + "' takes " + std::to_string(k.params.size()) +
                  " parameters but the launch gives " + std::to_string(spec.args.size()) + " args"};
-  // Buffers at the same addresses the PTX emulator uses (512-byte aligned, as cudaMalloc).
+  // Buffers at the same addresses the PTX emulator uses (emu::bufferBases: 4 KiB aligned).
   auto bases = emu::bufferBases(buffers);
   std::uint64_t end = emu::kGlobalBase;
   for (std::size_t i = 0; i < buffers.size(); ++i) {

@@ -22,7 +22,8 @@ TEST(Errors, OutOfBoundsGlobalReadNamesEverything) {
   auto r = runModule(**m, spec, bufs);
   ASSERT_FALSE(r.run.ok());
   const std::string &msg = r.run.error().message;
-  const std::uint64_t inBase = 0x7f0000000000ull + 512 + 512;
+  // 'out' (512 bytes) + a 512-byte gap, then the next 4 KiB boundary.
+  const std::uint64_t inBase = 0x7f0000000000ull + 4096;
   char addr[32];
   std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(inBase + 400));
   EXPECT_TRUE(has(msg, std::string("Invalid __global__ read of size 4 bytes at ") + addr)) << msg;

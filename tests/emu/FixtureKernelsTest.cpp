@@ -59,9 +59,9 @@ TEST(FixtureKernels, CopyResultsAndCoalescedEvents) {
   const auto &ld = r.events[0];
   EXPECT_EQ(ld.site, r.run->sites[0].site);
   EXPECT_EQ(ld.active, LaneMask::all());
-  // in[tid]: 32 consecutive floats starting at the 'in' buffer base (second buffer: 4096 bytes
-  // rounded to 512 plus a 512-byte gap after 'out').
-  const std::uint64_t inBase = 0x7f0000000000ull + 4096 + 512;
+  // in[tid]: 32 consecutive floats starting at the 'in' buffer base (second buffer: 'out' 4096
+  // bytes plus a 512-byte gap, rounded up to the next 4 KiB boundary).
+  const std::uint64_t inBase = 0x7f0000000000ull + 8192;
   for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(ld.addr[l].value, inBase + 4 * l);
   EXPECT_EQ(r.run->stats.warpInstructions > 0, true);
 }

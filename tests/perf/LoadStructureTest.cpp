@@ -338,24 +338,33 @@ TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   for (int k = 0; k < 200; ++k) other.onAccess(event(5, model::Op::Atomic, 4, 1 << 20, 4));
   fast.merge(other);
   EXPECT_EQ(fast.atomicOps(), 4u * 96 + 200 * 32);
-  EXPECT_EQ(fast.hottestLineSteps(), 200u);  // line 1 MiB: 200 requests, one step each
+  // Line 1 MiB: 200 pipelined requests of 4 sector passes (1 lane per word: a chain of 1 step,
+  // nominally 1.72 ns, is shorter than 4 x 0.55 + 0.45), 800 x 55 > 128 x 172 of byte 4096's unit.
+  EXPECT_EQ(fast.hottestLineSteps(), 0u);
+  EXPECT_EQ(fast.hottestLineSectorOps(), 200u * 4);
   EXPECT_EQ(fast.hottestLineOps(), 200u * 32);
   // Eight lines 128 B apart in one KiB: two units of four lines (bit 8 clear: lines 0, 1, 4, 5).
   L1ReuseListener region;
   for (unsigned l = 0; l < 8; ++l) region.onAccess(event(0, model::Op::Reduce, 4, (1 << 20) + 128 * l, 4));
-  EXPECT_EQ(region.hottestLineSteps(), 4u);
+  // Each request: one line, 4 sectors, one lane per word: pipelined, 4 sector passes.
+  EXPECT_EQ(region.hottestLineSteps(), 0u);
+  EXPECT_EQ(region.hottestLineSectorOps(), 16u);
   EXPECT_EQ(region.hottestLineOps(), 128u);
   EXPECT_EQ(region.hottestLineExtra(), 0u);
   EXPECT_EQ(region.atomicLineRequests(), 8u);
   // One request over lines 0, 1, 4, 5 of a KiB (one unit, 8 lanes each, two on one word in line
-  // 4) and lines 2, 3 (the other unit): 3 extra lines and 2 steps in the first unit.
+  // 4) and lines 2, 3 (the other unit). First unit: 22 lanes on sector 0 of 4 lines, line 4's
+  // sector twice (two lanes on one word): 5 sector passes + 3 extra lines (nominally 5 x 0.55 +
+  // 4 x 0.45 = 4.55 ns) beat a chain of 2 steps (3.44 ns): pipelined, no steps.
   L1ReuseListener multi;
   model::AccessEvent e = event(0, model::Op::Reduce, 4, 0, 4);
   const unsigned lines[6] = {0, 1, 4, 5, 2, 3};
   for (unsigned l = 0; l < 32; ++l) e.addr[l] = ByteAddress{(1u << 20) + 128 * lines[l % 6] + 4 * (l / 6)};
   e.addr[14] = e.addr[2]; // lane 14 (line 4) on lane 2's word
   multi.onAccess(e);
-  EXPECT_EQ(multi.hottestLineSteps(), 2u);
+  EXPECT_EQ(multi.hottestLineSteps(), 0u);
+  EXPECT_EQ(multi.hottestLineSectorOps(), 5u);
+  EXPECT_EQ(multi.hottestLineOps(), 22u);
   EXPECT_EQ(multi.hottestLineExtra(), 3u);
   EXPECT_EQ(multi.atomicLineRequests(), 6u);
 }
