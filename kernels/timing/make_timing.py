@@ -269,6 +269,24 @@ def timing_suite():
                            {"buffer": "out", "type": "f32", "count": addrs * 32, "init": "zero"},
                            {"value": total, "type": "u32"}, {"value": addrs, "type": "u32"}],
                           f"grid-stride sum of {total >> 20}M floats, one atomicAdd per warp on {addrs} word(s)"))
+    # Session 7, second round (after heldout4's blind check): FP64 pipe and MUFU throughput.
+    for grid, block, iters in [(264, 1024, 64), (264, 1024, 256), (132, 256, 256)]:
+        out.append(launch(f"fp64_fma_{grid}x{block}_{iters}", "fp64", "fp64_fma", grid, block,
+                          [{"buffer": "out", "type": "f64", "count": grid * block, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": 0.999, "type": "f64"},
+                           {"value": 0.001, "type": "f64"}],
+                          f"8 independent f64 FMA chains of {iters} steps per thread"))
+    for grid, block, iters in [(264, 1024, 64), (264, 1024, 256), (132, 256, 256)]:
+        out.append(launch(f"mufu_ex2_{grid}x{block}_{iters}", "xu", "mufu_ex2", grid, block,
+                          [{"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
+                           {"value": iters, "type": "u32"}, {"value": 0.5, "type": "f32"}],
+                          f"8 independent exp2f chains of {iters} steps per thread"))
+    for passes in [1, 4]:
+        out.append(launch(f"reread_rows_132x64_8192_p{passes}", "latency", "reread_rows", 132, 64,
+                          [{"buffer": "in", "type": "f32", "count": 264 * 8192, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": 264, "init": "zero"},
+                           {"value": 8192, "type": "i32"}, {"value": passes, "type": "i32"}],
+                          f"one warp per 32 KiB row, {passes} pass(es) over it"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128),
                         (65536, 32), (65536, 256), (65536, 1024)]:

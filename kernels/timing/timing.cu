@@ -397,3 +397,35 @@ extern "C" __global__ void sum_then_atomic(const float *in, float *out, unsigned
   for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
   if ((t & 31) == 0) atomicAdd(out + ((t >> 5) % addrs) * 32, s);
 }
+
+// ---- Session 7, second round (after heldout4's blind check: Black-Scholes and an f64 integration
+// were under-predicted by 25% and 72%; the fit set's chain_rsqrt_264x1024 by 46%): the FP64 pipe
+// and the special-function unit (MUFU) by throughput, eight independent chains per thread.
+extern "C" __global__ void fp64_fma(double *out, unsigned iters, double a, double b) {
+  double x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);
+    x4 = fma(x4, a, b); x5 = fma(x5, a, b); x6 = fma(x6, a, b); x7 = fma(x7, a, b);
+  }
+  if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0) out[blockIdx.x * blockDim.x + threadIdx.x] = x0;
+}
+extern "C" __global__ void mufu_ex2(float *out, unsigned iters, float a) {
+  float x0 = threadIdx.x * 1e-3f, x1 = x0 + 0.1f, x2 = x0 + 0.2f, x3 = x0 + 0.3f, x4 = x0 + 0.4f, x5 = x0 + 0.5f,
+        x6 = x0 + 0.6f, x7 = x0 + 0.7f;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = exp2f(x0) * a; x1 = exp2f(x1) * a; x2 = exp2f(x2) * a; x3 = exp2f(x3) * a;
+    x4 = exp2f(x4) * a; x5 = exp2f(x5) * a; x6 = exp2f(x6) * a; x7 = exp2f(x7) * a;
+  }
+  if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x0;
+}
+
+// One warp per row reads its row `passes` times (the first pass from DRAM, the others from L1 if
+// it holds the row): rounds that hit and rounds that miss come in separate phases, not mixed.
+extern "C" __global__ void reread_rows(const float *in, float *out, int cols, int passes) {
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+  const float *r = in + (long)warp * cols;
+  float s = 0.0f;
+  for (int p = 0; p < passes; ++p)
+    for (int c = lane; c < cols; c += 32) s += r[c] * (p + 1);
+  if (s == -1.0f) out[warp] = s;
+}
