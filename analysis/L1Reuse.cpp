@@ -178,7 +178,11 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
                                (addresses + kAddressesPerCycle - 1) / kAddressesPerCycle});
   loadRegions_ += regionsOf(e, 0);
   SectorSet &set = blockSet(e.block);
+  const std::size_t before = set.size();
   for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
+  SiteMisses &sm = missesAt(e.site);
+  ++sm.requests;
+  sm.missing += set.size() > before;
 }
 
 void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
@@ -215,6 +219,13 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
     if (c[0] == 0 && c[1] == 0 && c[2] == 0) countAtomic(e, 0, n);
     else
       for (std::size_t i = 0; i < r.blocks.size(); ++i) countAtomic(e, r.shift((*r.group)[k], i), 1);
+  }
+  // Per site, the representative's requests and misses stand for every replica (the same
+  // accesses moved: exact where all groups move alike, else an estimate).
+  for (std::uint32_t site = 0; site < one.loadMisses_.size(); ++site) {
+    SiteMisses &mine = missesAt(site);
+    mine.requests += one.loadMisses_[site].requests * n;
+    mine.missing += one.loadMisses_[site].missing * n;
   }
   loadLines_ += one.loadLines_ * n;
   storeLines_ += one.storeLines_ * n;
@@ -281,6 +292,11 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   storeLines_ += o.storeLines_;
   loadWavefronts_ += o.loadWavefronts_;
   loadRegions_ += o.loadRegions_;
+  for (std::uint32_t site = 0; site < o.loadMisses_.size(); ++site) {
+    SiteMisses &mine = missesAt(site);
+    mine.requests += o.loadMisses_[site].requests;
+    mine.missing += o.loadMisses_[site].missing;
+  }
   atomicOps_ += o.atomicOps_;
   atomicLineRequests_ += o.atomicLineRequests_;
   for (const auto &[line, k] : o.atomicAt_) {

@@ -40,6 +40,15 @@ public:
   /// Distinct 1 KiB regions (DRAM pages) per global load request, summed: a round of loads spread
   /// over more pages waits for the slowest of more independent DRAM accesses (spread_chase).
   std::uint64_t loadRegions() const { return scaled(loadRegions_); }
+  /// Per load site (the event's site id): its requests and those with at least one sector the
+  /// block had not read before (L1 misses). A round of loads misses L1 as its loads do: a row read
+  /// again later (softmax's second pass) hits in every round, a stream misses in every round
+  /// (session 7, reread_rows).
+  struct SiteMisses {
+    std::uint64_t requests = 0, missing = 0;
+  };
+  /// Indexed by site id (sites without loads: zeros).
+  const std::vector<SiteMisses> &loadMissesBySite() const { return loadMisses_; }
   static constexpr unsigned kRegionShift = 10;
   /// L1 lines looked up per wavefront when the banks do not conflict: measured with l1_banks
   /// (16 and 32 lines per request in 32 banks: 3.8 and 7.2 cycles on the H100, 3.7 and 7.1 on the H200).
@@ -105,6 +114,11 @@ private:
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
+  std::vector<SiteMisses> loadMisses_;
+  SiteMisses &missesAt(std::uint32_t site) {
+    if (site >= loadMisses_.size()) loadMisses_.resize(site + 1);
+    return loadMisses_[site];
+  }
   std::uint64_t atomicOps_ = 0, atomicLineRequests_ = 0;
   std::unordered_map<std::uint64_t, AtomicLine> atomicAt_; ///< per unit (1 KiB region, bit 8)
   AtomicLine hottest() const;

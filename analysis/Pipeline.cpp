@@ -470,7 +470,17 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   std::uint64_t warpInstr = run.stats.warpInstructions;
   if (sampling && !run.stats.sampledBlocks.empty())
     warpInstr = std::uint64_t(double(warpInstr) * double(gridBlocks) / double(run.stats.sampledBlocks.size()) + 0.5);
-  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc); // perf/TimeModel.h
+  // Per SASS pc, the share of a load's requests that miss L1 (SASS engine: sites are SASS
+  // instructions; the PTX engine's sites are PTX accesses, left to the sector estimate).
+  std::map<std::uint64_t, double> missShareByPc;
+  if (!grouping)
+    for (const model::SiteInfo &site : sites)
+      if (site.sassPc && site.site < reuse.loadMissesBySite().size()) {
+        const auto &sm = reuse.loadMissesBySite()[site.site];
+        if (sm.requests) missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
+      }
+  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc, // perf/TimeModel.h
+                    missShareByPc);
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -33,6 +33,15 @@ bool aluPipe(const std::string &opcode) {
   return false;
 }
 
+/// Double precision (FP64 pipe: 64 lanes per SM on the H100, a warp instruction per 2 cycles of a
+/// sub-partition) and the special-function unit (MUFU: 16 lanes per SM, one per 8 cycles).
+bool fp64Pipe(const std::string &opcode) {
+  for (const char *p : {"DFMA", "DADD", "DMUL", "DSETP", "DMNMX"})
+    if (opcode.rfind(p, 0) == 0) return true;
+  return false;
+}
+bool xuPipe(const std::string &opcode) { return opcode.rfind("MUFU", 0) == 0; }
+
 bool fmaPipe(const std::string &opcode) {
   for (const char *p : {"FFMA", "FMUL", "FADD", "IMAD", "IMUL", "HFMA2", "HMUL2", "HADD2", "FMNMX"})
     if (opcode.rfind(p, 0) == 0) return true;
@@ -86,8 +95,10 @@ void predicatesIn(std::string_view ops, std::vector<int> &out) {
 } // namespace
 
 double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
-                    double *barrierRounds) {
+                    double *barrierRounds, const std::map<std::uint64_t, double> *missShareByPc,
+                    double *missRounds) {
   if (barrierRounds) *barrierRounds = 0;
+  if (missRounds) *missRounds = 0;
   std::map<std::uint64_t, double> requestsAt;
   double unplaced = 0, any = 0;
   std::set<std::uint64_t> listed;
@@ -102,7 +113,8 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
   std::set<std::uint64_t> labels;
   for (const auto &[name, pc] : fn.labels)
     if (pc != 0) labels.insert(pc);
-  double rounds = unplaced, group = 0;
+  double rounds = unplaced, group = 0, groupMiss = 0;
+  if (missRounds) *missRounds = unplaced;
   // Rounds closed since the last barrier or loop back-edge: a barrier makes the block wait for
   // all of them; a backward branch means they repeat before any barrier (a grid-stride loop).
   double sinceBarrier = 0;
@@ -111,7 +123,9 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
   auto close = [&] {
     rounds += group;
     sinceBarrier += group;
+    if (missRounds) *missRounds += group * groupMiss;
     group = 0;
+    groupMiss = 0;
     pending.clear();
   };
   std::vector<int> regs;
@@ -134,6 +148,10 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
     if (globalLoad) {
       auto it = requestsAt.find(ins.pc);
       group = std::max(group, it == requestsAt.end() ? 0.0 : it->second);
+      double share = 1.0;
+      if (missShareByPc)
+        if (auto m = missShareByPc->find(ins.pc); m != missShareByPc->end()) share = m->second;
+      if (it != requestsAt.end()) groupMiss = std::max(groupMiss, share);
       regs.clear();
       registersIn(ops.substr(0, comma), regs);
       if (!regs.empty())
@@ -313,11 +331,13 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         }
         if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
         if (aluPipe(ins.opcode)) mix.alu += n;
+        if (fp64Pipe(ins.opcode)) mix.fp64 += n;
+        if (xuPipe(ins.opcode)) mix.xu += n;
       }
   }
   mix.dependentCycles += std::max(0.0, total - listed); // callees: a cycle each
   mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale, mix.operandStalls *= scale;
-  mix.alu *= scale;
+  mix.alu *= scale, mix.fp64 *= scale, mix.xu *= scale;
   mix.known = true;
   return mix;
 }
@@ -340,7 +360,8 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
-                       const std::vector<std::uint64_t> &warpInstrPerPc) {
+                       const std::vector<std::uint64_t> &warpInstrPerPc,
+                       const std::map<std::uint64_t, double> &missShareByPc) {
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -378,7 +399,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       resourcesFrom = res.error().message;
     }
   }
-  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1;
+  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1;
   PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
@@ -393,7 +414,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           fma += fmaPipe(i.opcode);
         }
         if (n) fmaShare = double(fma) / double(n);
-        loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds);
+        loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds,
+                                  missShareByPc.empty() ? nullptr : &missShareByPc, &missRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
         if (!warpInstrPerPc.empty())
           perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions));
@@ -407,6 +429,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.globalLoadRegions = static_cast<double>(reuse.loadRegions());
   in.mem.loadRounds = loadRounds;
   in.mem.barrierLoadRounds = barrierRounds;
+  in.mem.loadMissRounds = missShareByPc.empty() ? -1.0 : missRounds;
   // Written data reaches DRAM during the kernel only once the L2 overflows: measured on the H100
   // (dram_wr_b16_s16 family), 16 MB written → 0.07 MB, 64 → 45, 256 → 246; about 0.3 x L2 stays.
   const double written = static_cast<double>(dram.bytesWritten());
@@ -425,6 +448,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.dependentCycles = perPc.dependentCycles;
     in.mix.operandStalls = perPc.operandStalls;
     in.mix.aluPipeInstructions = perPc.alu;
+    in.mix.fp64PipeInstructions = perPc.fp64;
+    in.mix.xuPipeInstructions = perPc.xu;
     in.mix.source = "warp instructions executed by the SASS engine, per instruction: FMA pipe, shuffles "
                     "and a lone warp's dependent issue cycles from the executed instructions";
   } else if (dynamicFma >= 0) {
@@ -451,6 +476,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"dependent_cycles", in.mix.dependentCycles},
                  {"operand_stalls", in.mix.operandStalls},
                  {"alu_pipe_instructions", in.mix.aluPipeInstructions},
+                 {"fp64_pipe_instructions", in.mix.fp64PipeInstructions},
+                 {"xu_pipe_instructions", in.mix.xuPipeInstructions},
                  {"atomic_line_requests", in.mem.atomicLineRequests},
                  {"hottest_line_steps", in.mem.hottestLineSteps},
                  {"hottest_line_ops", in.mem.hottestLineOps},
@@ -470,6 +497,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"load_regions", in.mem.globalLoadRegions},
                  {"load_rounds", in.mem.loadRounds},
                  {"barrier_load_rounds", in.mem.barrierLoadRounds},
+                 {"load_miss_rounds", in.mem.loadMissRounds},
                  {"dram_write_bytes", in.mem.dramWriteBytes},
                  {"bytes_written", written}};
   result.time = t;

@@ -11,6 +11,7 @@
 #include "perf/TimeModel.h"
 
 #include <cstdint>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -31,7 +32,8 @@ class L1ReuseListener;
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
-                       const std::vector<std::uint64_t> &warpInstrPerPc = {});
+                       const std::vector<std::uint64_t> &warpInstrPerPc = {},
+                       const std::map<std::uint64_t, double> &missShareByPc = {});
 
 /// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
 /// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,
@@ -44,6 +46,7 @@ struct PerPcMix {
   double fma = 0, shuffles = 0, dependentCycles = 0;
   double operandStalls = 0; ///< FMA-pipe executions reading three registers, none with .reuse
   double alu = 0;           ///< integer/logic ALU-pipe executions (aluPipe)
+  double fp64 = 0, xu = 0;  ///< FP64-pipe (DFMA, DADD, DMUL, DSETP, DMNMX) and MUFU executions
   bool known = false;
 };
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);
@@ -60,8 +63,12 @@ int issueLatency(std::string_view opcode);
 /// for all of its warps' loads of those rounds (tile transposes, shared-memory tiles), so their
 /// latency, transfer and the block's work after the barrier add rather than overlap (TimeModel.h,
 /// barrier columns).
+/// `missShareByPc`, `missRounds` (optional, session 7): per group its rounds times the largest
+/// L1-miss share of its loads (the loads of one round touch data of one phase: all new or all
+/// read before); loads without a share count as missing.
 double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::InstructionRecord> &records,
-                    double *barrierRounds = nullptr);
+                    double *barrierRounds = nullptr, const std::map<std::uint64_t, double> *missShareByPc = nullptr,
+                    double *missRounds = nullptr);
 
 /// FMA-pipe warp instructions executed (smsp__inst_executed_pipe_fma.sum), estimated from the
 /// listing's basic blocks (split at labels and after branches/exits): a block holding a memory

@@ -49,6 +49,7 @@ options:
 struct Structure {
   double roundsPerLoadRequest = 0, linesPerLoadRequest = 0, linesPerStoreRequest = 0;
   double barrierRoundsPerLoadRequest = 0;
+  double missRoundsPerLoadRequest = -1; ///< rounds missing L1 (< 0: not in the prediction)
   double wavefrontsPerLoadRequest = 0; ///< L1 data-stage wavefronts (0: not in the prediction)
   double regionsPerLoadRequest = 0;    ///< distinct 1 KiB regions (0: not in the prediction)
   /// Per warp instruction (the probe measures the instructions, not these): shuffles and a lone
@@ -56,6 +57,7 @@ struct Structure {
   double shufflesPerInst = 0, dependentCyclesPerInst = 0, operandStallsPerInst = 0;
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
   double hottestLineSectorOps = 0;
+  double fp64PerInst = 0, xuPerInst = 0; ///< FP64-pipe and MUFU instructions per warp instruction
   double aluPerInst = -1; ///< ALU-pipe instructions per warp instruction (< 0: not in the prediction)
 };
 using StructureMap = std::map<std::string, Structure>;
@@ -82,6 +84,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.dependentCycles = i.value("dependent_cycles", 0.0);
   in.mix.operandStalls = i.value("operand_stalls", 0.0);
   in.mix.aluPipeInstructions = i.value("alu_pipe_instructions", -1.0);
+  in.mix.fp64PipeInstructions = i.value("fp64_pipe_instructions", 0.0);
+  in.mix.xuPipeInstructions = i.value("xu_pipe_instructions", 0.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
@@ -100,6 +104,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.globalLoadRegions = i.value("load_regions", 0.0);
   in.mem.loadRounds = i.value("load_rounds", 0.0);
   in.mem.barrierLoadRounds = i.value("barrier_load_rounds", 0.0);
+  in.mem.loadMissRounds = i.value("load_miss_rounds", -1.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
   in.mem.dramWriteBytes = i.value("dram_write_bytes", 0.0);
   return in;
@@ -135,6 +140,8 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.globalLoadWavefronts = it->second.wavefrontsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.globalLoadRegions = it->second.regionsPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
+    if (it->second.missRoundsPerLoadRequest >= 0)
+      in.mem.loadMissRounds = it->second.missRoundsPerLoadRequest * in.mem.globalLoadRequests;
     in.mix.shuffleInstructions = it->second.shufflesPerInst * in.mix.warpInstructions;
     in.mix.dependentCycles = it->second.dependentCyclesPerInst * in.mix.warpInstructions;
     in.mix.operandStalls = it->second.operandStallsPerInst * in.mix.warpInstructions;
@@ -144,6 +151,8 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.hottestLineOps = it->second.hottestLineOps;
     in.mem.hottestLineExtra = it->second.hottestLineExtra;
     in.mem.hottestLineSectorOps = it->second.hottestLineSectorOps;
+    in.mix.fp64PipeInstructions = it->second.fp64PerInst * in.mix.warpInstructions;
+    in.mix.xuPipeInstructions = it->second.xuPerInst * in.mix.warpInstructions;
   }
   perf::Features f = perf::features(in, d);
   if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
@@ -266,6 +275,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "load_lines", "global_load_requests"),
                            ratio(i, "store_lines", "global_store_requests"),
                            ratio(i, "barrier_load_rounds", "global_load_requests"),
+                           i.value("load_miss_rounds", -1.0) >= 0 ? ratio(i, "load_miss_rounds", "global_load_requests") : -1.0,
                            ratio(i, "load_wavefronts", "global_load_requests"),
                            ratio(i, "load_regions", "global_load_requests"),
                            ratio(i, "shuffle_instructions", "warp_instructions"),
@@ -276,6 +286,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            i.value("hottest_line_ops", 0.0),
                            i.value("hottest_line_extra", 0.0),
                            i.value("hottest_line_sector_ops", 0.0),
+                           ratio(i, "fp64_pipe_instructions", "warp_instructions"),
+                           ratio(i, "xu_pipe_instructions", "warp_instructions"),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0};
     }
   }

@@ -75,6 +75,8 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"atomicLineNs", &Coefficients::atomicLineNs},
     {"atomicSectorNs", &Coefficients::atomicSectorNs},
     {"warpLaunchNs", &Coefficients::warpLaunchNs},
+    {"fp64CyclesPerInst", &Coefficients::fp64CyclesPerInst},
+    {"xuCyclesPerInst", &Coefficients::xuCyclesPerInst},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -50,6 +50,8 @@ struct Coefficients {
   double atomicLineNs = 0;          ///< per extra line of a request on the busiest atomic unit
   double atomicSectorNs = 0;        ///< per sector pass on the busiest atomic unit (session 7)
   double warpLaunchNs = 0;          ///< per warp of a block per wave of resident blocks (session 7)
+  double fp64CyclesPerInst = 0;     ///< sub-partition cycles per FP64-pipe warp instruction (session 7)
+  double xuCyclesPerInst = 0;       ///< sub-partition cycles per MUFU warp instruction (session 7)
 };
 
 struct DeviceSpec {

@@ -70,6 +70,8 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
                                                      : std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions);
   f.aluInstNs = alu * share / (sub * ghz);
   f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
+  f.fp64InstNs = in.mix.fp64PipeInstructions * share / (sub * ghz);
+  f.xuInstNs = in.mix.xuPipeInstructions * share / (sub * ghz);
   f.operandNs = in.mix.operandStalls * share / (sub * ghz);
   f.atomicRequests = m.atomicLineRequests;
   f.hotLineSteps = m.hottestLineSteps;
@@ -94,7 +96,8 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     const double k = sectors / loadRounds; // sectors per round
     const double m1 = std::clamp(m.l2ReadSectors / sectors, 0.0, 1.0);
     const double m2 = m.l2ReadSectors > 0 ? std::clamp(m.dramReadBytes / (32.0 * m.l2ReadSectors), 0.0, 1.0) : 0.0;
-    const double missesL1 = 1.0 - std::pow(1.0 - m1, k);
+    const double missesL1 = m.loadMissRounds >= 0 ? std::clamp(m.loadMissRounds / loadRounds, 0.0, 1.0)
+                                                  : 1.0 - std::pow(1.0 - m1, k);
     const double missesL2 = m2;
     f.latencyRequests = perWarp * missesL1 * missesL2;
     // Regions per round: a round's requests taken to fall in different regions.

@@ -32,6 +32,9 @@ struct InstructionMix {
   /// executed instructions; < 0: unknown, taken as every instruction not on the FMA pipe.
   double aluPipeInstructions = -1;
   double shuffleInstructions = 0; ///< warp shuffles (SHFL) executed
+  /// Session 7: FP64-pipe (DFMA, DADD, DMUL, DSETP, DMNMX) and special-function (MUFU) warp
+  /// instructions (fp64_fma: 2.2 cycles per DFMA per sub-partition, mufu_ex2: 8.3 per MUFU, H100).
+  double fp64PipeInstructions = 0, xuPipeInstructions = 0;
   /// FMA-pipe instructions reading three registers none of which comes from the operand reuse
   /// cache (.reuse): each takes a second issue cycle for its register reads (fma_regs family:
   /// one chain of y = y * x + c[k] with c in registers runs at 2.1 cycles per FFMA with 16 warps
@@ -64,6 +67,10 @@ struct MemoryCounts {
   double loadRounds = 0;
   /// Those of the rounds that a barrier follows before the next global load (0: none or unknown).
   double barrierLoadRounds = 0;
+  /// Session 7: the rounds that miss L1, per round group the largest L1-miss share of its loads'
+  /// requests (analysis/TimePrediction.h loadRoundsOf); < 0: unknown, estimated from the sector
+  /// miss share as if misses were spread evenly over the rounds.
+  double loadMissRounds = -1;
   /// Global atomics and reductions (analysis/L1Reuse.h): line requests (throughput), and the
   /// busiest line's serial steps and lane operations (one line's atomics are applied in turn).
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
@@ -124,6 +131,8 @@ struct Features {
   /// limiter): a block's warps start one after another and its slot frees when the last ends
   /// (launch_empty 65536 blocks of 32..256 threads 41.4 us, of 1024 threads 50.3 us, H100).
   double waveWarps = 0;
+  double fp64InstNs = 0;        ///< busiest sub-partition's FP64-pipe instructions / clock × fp64CyclesPerInst
+  double xuInstNs = 0;          ///< same for MUFU × xuCyclesPerInst
   /// Barrier-phased rounds (share b = barrier load rounds / load rounds): a block waits at the
   /// barrier for the whole round, so the round's DRAM transfer and the block's own work after it
   /// are on its critical path, added to the latency limiter:
@@ -157,9 +166,9 @@ struct Features {
 /// former "l2 stores" limiter is gone. A lone warp's dependent issue time is a limiter of its own,
 /// "dependency": its loads are issued ahead of the work that waits on them (sgemm), so it overlaps
 /// the latency limiter's memory waits rather than adding to them.
-inline constexpr const char *kLimiters[] = {"dram", "l2",      "l1/shared", "issue",  "fma",
-                                            "alu",  "latency", "blocks",    "atomics", "dependency"};
-constexpr std::size_t kLimiterCount = 10;
+inline constexpr const char *kLimiters[] = {"dram", "l2",      "l1/shared", "issue",  "fma",       "alu",
+                                            "latency", "blocks", "atomics", "dependency", "fp64", "xu"};
+constexpr std::size_t kLimiterCount = 12;
 
 struct TimePrediction {
   double durationNs = 0;
@@ -207,6 +216,8 @@ inline constexpr Column kColumns[] = {
     {8, &Features::hotLineExtra, &Coefficients::atomicLineNs, "atomicLineNs"},
     {8, &Features::hotLineSectorOps, &Coefficients::atomicSectorNs, "atomicSectorNs"},
     {6, &Features::waveWarps, &Coefficients::warpLaunchNs, "warpLaunchNs"},
+    {10, &Features::fp64InstNs, &Coefficients::fp64CyclesPerInst, "fp64CyclesPerInst"},
+    {11, &Features::xuInstNs, &Coefficients::xuCyclesPerInst, "xuCyclesPerInst"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 

@@ -69,6 +69,29 @@ TEST(LoadRounds, LoadsBeforeTheFirstUseShareARound) {
   EXPECT_DOUBLE_EQ(loadRoundsOf(fn, {}), 0.0);
 }
 
+TEST(LoadRounds, MissRoundsTakeTheLargestMissShareOfEachGroup) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}};
+  fn.instructions = {
+      ins(0x10, "LDG.E R4, desc[UR4][R2.64] ;"),
+      ins(0x20, "LDG.E R5, desc[UR4][R2.64+0x4] ;"),
+      ins(0x30, "FADD R10, R4, R5 ;"),             // closes group {0x10, 0x20}: 100 rounds
+      ins(0x40, "LDG.E R11, desc[UR4][R2.64+0x100] ;"),
+      ins(0x50, "FADD R12, R11, R10 ;"),           // closes group {0x40}: 100 rounds
+      ins(0x60, "LDG.E R13, desc[UR4][R2.64+0x200] ;"),
+      ins(0x70, "EXIT ;"),                         // closes group {0x60}: 40 rounds
+  };
+  std::vector<launch::InstructionRecord> recs = {load(0x10, 100), load(0x20, 100), load(0x40, 100), load(0x60, 40)};
+  // First group: shares 0.25 and 0.5 -> 0.5 x 100; second: 0 (a re-read) -> 0; third: no share
+  // known -> counted as missing, 40.
+  const std::map<std::uint64_t, double> share = {{0x10, 0.25}, {0x20, 0.5}, {0x40, 0.0}};
+  double barrier = -1, missing = -1;
+  EXPECT_DOUBLE_EQ(loadRoundsOf(fn, recs, &barrier, &share, &missing), 240.0);
+  EXPECT_DOUBLE_EQ(missing, 50.0 + 0.0 + 40.0);
+  EXPECT_DOUBLE_EQ(barrier, 0.0);
+}
+
+
 TEST(LoadRounds, BarrierRoundsAreThoseClosedBeforeABarrier) {
   sass::SassFunction fn;
   fn.labels = {{"k", 0}, {".L_x_1", 0xc0}};
@@ -299,6 +322,24 @@ TEST(InstructionMix, FmaPipeInstructionsReadingThreeRegistersStall) {
   EXPECT_DOUBLE_EQ(mix.alu, 7); // IADD3 only: EXIT is not an ALU-pipe instruction
 }
 
+TEST(InstructionMix, Fp64AndSpecialFunctionPipes) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}};
+  fn.instructions = {
+      ins(0x00, "DFMA R4, R4, R6, R8 ;"),        // FP64
+      ins(0x10, "DSETP.GT.AND P0, PT, R4, R6, PT ;"), // FP64
+      ins(0x20, "MUFU.RCP64H R11, R5 ;"),        // special-function unit
+      ins(0x30, "MUFU.EX2 R12, R12 ;"),          // special-function unit
+      ins(0x40, "FFMA R13, R12, 0.5, R12 ;"),    // FMA pipe, neither
+      ins(0x50, "F2F.F32.F64 R14, R4 ;"),        // a conversion: neither here
+      ins(0x60, "EXIT ;"),
+  };
+  PerPcMix mix = mixFromCounts(fn, {3, 3, 5, 5, 2, 1, 1}, 20);
+  EXPECT_DOUBLE_EQ(mix.fp64, 6);
+  EXPECT_DOUBLE_EQ(mix.xu, 10);
+  EXPECT_DOUBLE_EQ(mix.fma, 2);
+}
+
 TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   L1ReuseListener fast, replay;
   // Block 0: a RED by 32 lanes on one word (byte 4096: 32 serial steps on its unit), one by 32
@@ -370,4 +411,25 @@ TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
 }
 
 } // namespace
+TEST(L1Reuse, LoadMissesPerSiteCountRequestsWithANewSector) {
+  // Site 3 reads a line twice in block 0 (miss, then hit), then in block 1 (miss); site 5 reads
+  // 32 lanes over 4 sectors, half of them read before by site 3 (still a miss: 2 new sectors).
+  L1ReuseListener l;
+  model::AccessEvent a = event(0, model::Op::Load, 4, 4096, 4);
+  a.site = 3;
+  l.onAccess(a);
+  l.onAccess(a);
+  a.block = 1;
+  l.onAccess(a);
+  model::AccessEvent b = event(0, model::Op::Load, 4, 4096 + 64, 4); // sectors 130..133
+  b.site = 5;
+  l.onAccess(b);
+  ASSERT_GE(l.loadMissesBySite().size(), 6u);
+  EXPECT_EQ(l.loadMissesBySite()[3].requests, 3u);
+  EXPECT_EQ(l.loadMissesBySite()[3].missing, 2u);
+  EXPECT_EQ(l.loadMissesBySite()[5].requests, 1u);
+  EXPECT_EQ(l.loadMissesBySite()[5].missing, 1u);
+  EXPECT_EQ(l.loadMissesBySite()[4].requests, 0u);
+}
+
 } // namespace warplens::analysis
