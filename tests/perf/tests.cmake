@@ -44,8 +44,14 @@ wl_time_heldout(heldout 0.9 0.9)
 wl_time_heldout(heldout2 0.85 0.85)
 # Third held-out set (kernels/timing/heldout3.json, written blind by a helper in session 6 before
 # any prediction or measurement of it): 9/12 (H100) and 10/12 (H200) at the end of the session
-# (8/12 and 7/12 at its first, blind check).
-wl_time_heldout(heldout3 0.75 0.8)
+# (8/12 and 7/12 at its first, blind check); session 7: 11/12 on both (hist256 after the
+# buffer-alignment fix, no longer blind).
+wl_time_heldout(heldout3 0.9 0.9)
+# Fourth held-out set (kernels/timing/heldout4.json, written blind by a helper in session 7;
+# predicted before measurement: validation/time/heldout4_blind_predictions.json): 5/14 on both
+# GPUs at the blind check, 5/14 after the session's FP64/MUFU pipes and miss rounds (which it
+# prompted). Guarded at that level; far from the issue's 90%.
+wl_time_heldout(heldout4 0.35 0.35)
 foreach(_cfg "h100;h100_sxm;0.95" "h200;h200;0.95")
   list(GET _cfg 0 _dir)
   list(GET _cfg 1 _dev)
