@@ -287,6 +287,33 @@ def timing_suite():
                            {"buffer": "out", "type": "f32", "count": 264, "init": "zero"},
                            {"value": 8192, "type": "i32"}, {"value": passes, "type": "i32"}],
                           f"one warp per 32 KiB row, {passes} pass(es) over it"))
+    # Session 7, third round (after heldout4's blind check): integer atomics on one word, random
+    # gathers, barrier levels.
+    for lanes, reps in [(1, 16), (32, 1)]:
+        out.append(launch(f"atomic_red_u32_l{lanes}_a1_264x256_r{reps}", "atomic", "atomic_red_u32", 264, 256,
+                          [{"buffer": "out", "type": "u32", "count": 32, "init": "zero"},
+                           {"value": lanes, "type": "u32"}, {"value": 1, "type": "u32"},
+                           {"value": reps, "type": "u32"}],
+                          f"{lanes} lane(s) of every warp add 1u to one word, {reps} times"))
+    out.append(launch("atomic_ret_u32_a1_264x256_r4", "atomic", "atomic_ret_u32", 264, 256,
+                      [{"buffer": "out", "type": "u32", "count": 32, "init": "zero"},
+                       {"buffer": "sink", "type": "u32", "count": 264 * 256, "init": "zero"},
+                       {"value": 1, "type": "u32"}, {"value": 4, "type": "u32"}],
+                      "lane 0 of every warp adds 1u to one word and uses the result, 4 times"))
+    n = 1 << 24
+    for tbl in [1 << 20, 1 << 26]:
+        out.append(launch(f"gather_rand_16M_t{tbl >> 20}M", "l2", "gather_rand", n // 256, 256,
+                          [{"buffer": "x", "type": "f32", "count": tbl, "init": "iota"},
+                           {"buffer": "idx", "type": "u32", "count": n, "init": "random:71"},
+                           {"buffer": "out", "type": "f32", "count": n, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": tbl - 1, "type": "u32"}],
+                          f"random 4-byte gathers from a {tbl * 4 >> 20} MiB table"))
+    for blocks, levels in [(32768, 1), (32768, 8), (8192, 32)]:
+        out.append(launch(f"bar_levels_{blocks}x512_l{levels}", "shared", "bar_levels", blocks, 512,
+                          [{"buffer": "in", "type": "f32", "count": blocks * 512, "init": "iota"},
+                           {"buffer": "out", "type": "f32", "count": blocks, "init": "zero"},
+                           {"value": levels, "type": "i32"}],
+                          f"512-float tile, {levels} barrier-separated read/add/write levels"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128),
                         (65536, 32), (65536, 256), (65536, 1024)]:

@@ -429,3 +429,39 @@ extern "C" __global__ void reread_rows(const float *in, float *out, int cols, in
     for (int c = lane; c < cols; c += 32) s += r[c] * (p + 1);
   if (s == -1.0f) out[warp] = s;
 }
+
+// ---- Session 7, third round (after heldout4's blind check; see CALIBRATION.md): integer atomics
+// on one word, random 4-byte gathers from an L2-sized and a DRAM-sized table, barrier levels.
+extern "C" __global__ void atomic_red_u32(unsigned *out, unsigned lanes, unsigned addrs, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5, l = t & 31;
+  if (l >= lanes) return;
+  unsigned *p = out + (w % addrs) * 32;
+  for (unsigned k = 0; k < reps; ++k) atomicAdd(p, 1u);
+}
+extern "C" __global__ void atomic_ret_u32(unsigned *out, unsigned *sink, unsigned addrs, unsigned reps) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x, w = t >> 5;
+  if ((t & 31) != 0) return;
+  unsigned *p = out + (w % addrs) * 32, acc = 0;
+  for (unsigned k = 0; k < reps; ++k) acc += atomicAdd(p, 1u);
+  if (acc == 0xffffffffu) sink[t] = acc;
+}
+// out[i] = x[idx[i] & mask]: random gathers (idx random), one per thread.
+extern "C" __global__ void gather_rand(const float *x, const unsigned *idx, float *out, unsigned n, unsigned mask) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[idx[i] & mask];
+}
+// A 512-float block tile in shared memory, then `levels` rounds of barrier + read a neighbour +
+// add + write (every thread active), then one store per block.
+extern "C" __global__ void bar_levels(const float *in, float *out, int levels) {
+  __shared__ float s[512];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * 512 + t];
+  for (int k = 0; k < levels; ++k) {
+    __syncthreads();
+    float v = s[(t + (1u << (k & 7))) & 511];
+    __syncthreads();
+    s[t] += v;
+  }
+  __syncthreads();
+  if (t == 0) out[blockIdx.x] = s[0];
+}
