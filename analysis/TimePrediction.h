@@ -47,6 +47,7 @@ struct PerPcMix {
   double operandStalls = 0; ///< FMA-pipe executions reading three registers, none with .reuse
   double alu = 0;           ///< integer/logic ALU-pipe executions (aluPipe)
   double fp64 = 0, xu = 0;  ///< FP64-pipe (DFMA, DADD, DMUL, DSETP, DMNMX) and MUFU executions
+  double barriers = 0;      ///< block barriers (BAR, not BAR.ARV) executed, warp instructions
   bool known = false;
 };
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);

@@ -58,6 +58,7 @@ struct Structure {
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
   double hottestLineSectorOps = 0;
   double fp64PerInst = 0, xuPerInst = 0; ///< FP64-pipe and MUFU instructions per warp instruction
+  double barriersPerInst = 0, atomicFloatShare = 1;
   double aluPerInst = -1; ///< ALU-pipe instructions per warp instruction (< 0: not in the prediction)
 };
 using StructureMap = std::map<std::string, Structure>;
@@ -86,6 +87,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.aluPipeInstructions = i.value("alu_pipe_instructions", -1.0);
   in.mix.fp64PipeInstructions = i.value("fp64_pipe_instructions", 0.0);
   in.mix.xuPipeInstructions = i.value("xu_pipe_instructions", 0.0);
+  in.mix.barriers = i.value("barriers", 0.0);
+  in.mem.atomicFloatShare = i.value("atomic_float_share", 1.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
   in.mem.hottestLineOps = i.value("hottest_line_ops", 0.0);
@@ -153,6 +156,8 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.hottestLineSectorOps = it->second.hottestLineSectorOps;
     in.mix.fp64PipeInstructions = it->second.fp64PerInst * in.mix.warpInstructions;
     in.mix.xuPipeInstructions = it->second.xuPerInst * in.mix.warpInstructions;
+    in.mix.barriers = it->second.barriersPerInst * in.mix.warpInstructions;
+    in.mem.atomicFloatShare = it->second.atomicFloatShare;
   }
   perf::Features f = perf::features(in, d);
   if (fitted) perf::setDramUtilization(f, perf::dramUtilizationOf(f, t->second, d));
@@ -288,6 +293,8 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            i.value("hottest_line_sector_ops", 0.0),
                            ratio(i, "fp64_pipe_instructions", "warp_instructions"),
                            ratio(i, "xu_pipe_instructions", "warp_instructions"),
+                           ratio(i, "barriers", "warp_instructions"),
+                           i.value("atomic_float_share", 1.0),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0};
     }
   }

@@ -77,6 +77,8 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"warpLaunchNs", &Coefficients::warpLaunchNs},
     {"fp64CyclesPerInst", &Coefficients::fp64CyclesPerInst},
     {"xuCyclesPerInst", &Coefficients::xuCyclesPerInst},
+    {"atomicIntStepNs", &Coefficients::atomicIntStepNs},
+    {"barrierWaveNs", &Coefficients::barrierWaveNs},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -52,6 +52,8 @@ struct Coefficients {
   double warpLaunchNs = 0;          ///< per warp of a block per wave of resident blocks (session 7)
   double fp64CyclesPerInst = 0;     ///< sub-partition cycles per FP64-pipe warp instruction (session 7)
   double xuCyclesPerInst = 0;       ///< sub-partition cycles per MUFU warp instruction (session 7)
+  double atomicIntStepNs = 0;       ///< per chained step of an integer atomic on the busiest unit (session 7)
+  double barrierWaveNs = 0;         ///< per barrier per warp per round of resident blocks (session 7)
 };
 
 struct DeviceSpec {

@@ -74,7 +74,8 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.xuInstNs = in.mix.xuPipeInstructions * share / (sub * ghz);
   f.operandNs = in.mix.operandStalls * share / (sub * ghz);
   f.atomicRequests = m.atomicLineRequests;
-  f.hotLineSteps = m.hottestLineSteps;
+  f.hotLineSteps = m.hottestLineSteps * m.atomicFloatShare;
+  f.hotLineIntSteps = m.hottestLineSteps * (1.0 - m.atomicFloatShare);
   f.hotLineOps = m.hottestLineOps;
   f.hotLineExtra = m.hottestLineExtra;
   f.hotLineSectorOps = m.hottestLineSectorOps;
@@ -85,6 +86,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.residentRounds = rounds;
   f.waveWarps = rounds * f.occupancy.warpsPerBlock;
   if (warps > 0) f.chainNs = in.mix.dependentCycles / warps * rounds / ghz;
+  if (warps > 0) f.barrierWaves = in.mix.barriers / warps * rounds;
   const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
   if (warps > 0 && loadRounds > 0) {
     const double perWarp = loadRounds / warps * rounds;

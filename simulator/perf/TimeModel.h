@@ -35,6 +35,8 @@ struct InstructionMix {
   /// Session 7: FP64-pipe (DFMA, DADD, DMUL, DSETP, DMNMX) and special-function (MUFU) warp
   /// instructions (fp64_fma: 2.2 cycles per DFMA per sub-partition, mufu_ex2: 8.3 per MUFU, H100).
   double fp64PipeInstructions = 0, xuPipeInstructions = 0;
+  /// Session 7: block barriers (BAR, not BAR.ARV) executed, warp instructions (bar_levels).
+  double barriers = 0;
   /// FMA-pipe instructions reading three registers none of which comes from the operand reuse
   /// cache (.reuse): each takes a second issue cycle for its register reads (fma_regs family:
   /// one chain of y = y * x + c[k] with c in registers runs at 2.1 cycles per FFMA with 16 warps
@@ -75,6 +77,9 @@ struct MemoryCounts {
   /// busiest line's serial steps and lane operations (one line's atomics are applied in turn).
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;
   double hottestLineSectorOps = 0; ///< busiest unit's sector passes (analysis/L1Reuse.h)
+  /// Share of the atomic requests that are floating-point (their chains on one word take about
+  /// twice as long as integer ones); 1 when unknown.
+  double atomicFloatShare = 1;
 };
 
 struct LaunchShape {
@@ -133,6 +138,13 @@ struct Features {
   double waveWarps = 0;
   double fp64InstNs = 0;        ///< busiest sub-partition's FP64-pipe instructions / clock × fp64CyclesPerInst
   double xuInstNs = 0;          ///< same for MUFU × xuCyclesPerInst
+  /// Session 7: the busiest unit's chained steps of integer atomics × atomicIntStepNs (the float
+  /// ones stay in hotLineSteps × atomicStepNs); atomic_red_u32 / atomic_ret_u32.
+  double hotLineIntSteps = 0;
+  /// Session 7: per warp, barriers × rounds of resident blocks × barrierWaveNs (latency limiter): a
+  /// barrier waits for the block's slowest warp and the shared-memory work between barriers is on
+  /// the block's critical path (bar_levels: 1, 8, 32 levels of barrier, shared read, add, write).
+  double barrierWaves = 0;
   /// Barrier-phased rounds (share b = barrier load rounds / load rounds): a block waits at the
   /// barrier for the whole round, so the round's DRAM transfer and the block's own work after it
   /// are on its critical path, added to the latency limiter:
@@ -218,6 +230,8 @@ inline constexpr Column kColumns[] = {
     {6, &Features::waveWarps, &Coefficients::warpLaunchNs, "warpLaunchNs"},
     {10, &Features::fp64InstNs, &Coefficients::fp64CyclesPerInst, "fp64CyclesPerInst"},
     {11, &Features::xuInstNs, &Coefficients::xuCyclesPerInst, "xuCyclesPerInst"},
+    {8, &Features::hotLineIntSteps, &Coefficients::atomicIntStepNs, "atomicIntStepNs"},
+    {6, &Features::barrierWaves, &Coefficients::barrierWaveNs, "barrierWaveNs"},
 };
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 

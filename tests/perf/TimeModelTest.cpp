@@ -265,6 +265,22 @@ TEST(Nnls, MatchesHandSolution) {
   EXPECT_NEAR(x(1), 3, 1e-9);
 }
 
+TEST(TimeModel, IntegerAtomicChainsAndBarrierWaves) {
+  // 1056 blocks of 256 threads, 8 resident per SM: one round of resident blocks.
+  TimeInputs in;
+  in.shape = shape(1056, 256, 16, 0);
+  in.mem.hottestLineSteps = 1000;
+  in.mem.atomicFloatShare = 0.25; // a quarter of the atomic requests are .F32
+  in.mix.barriers = 1056.0 * 8 * 3; // three barriers per warp
+  Features f = features(in, h100());
+  EXPECT_DOUBLE_EQ(f.hotLineSteps, 250);
+  EXPECT_DOUBLE_EQ(f.hotLineIntSteps, 750);
+  EXPECT_DOUBLE_EQ(f.barrierWaves, 3.0 * 1); // per warp 3, one round of resident blocks
+  in.shape = shape(2112, 256, 16, 0);          // two rounds
+  in.mix.barriers = 2112.0 * 8 * 3;
+  EXPECT_DOUBLE_EQ(features(in, h100()).barrierWaves, 6.0);
+}
+
 TEST(TimeFit, RecoversGeneratingCoefficients) {
   DeviceSpec truth = h100();
   truth.overlapP = 0; // limiter choice (the p-norm fit is checked on the recorded data: fit_time_*)
