@@ -314,6 +314,13 @@ def timing_suite():
                            {"buffer": "out", "type": "f32", "count": blocks, "init": "zero"},
                            {"value": levels, "type": "i32"}],
                           f"512-float tile, {levels} barrier-separated read/add/write levels"))
+    # Session 7, fourth round (after heldout5's blind check): POPC and F2I/I2F throughput.
+    for kern, ty in [("popc_chains", "u32"), ("cvt_chains", "f32")]:
+        for grid, iters in [(264, 64), (264, 256)]:
+            out.append(launch(f"xu_{kern}_{grid}x1024_{iters}", "xu", kern, grid, 1024,
+                              [{"buffer": "out", "type": ty, "count": grid * 1024, "init": "zero"},
+                               {"value": iters, "type": "u32"}],
+                              f"8 independent {kern.split('_')[0]} chains of {iters} steps per thread"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128),
                         (65536, 32), (65536, 256), (65536, 1024)]:

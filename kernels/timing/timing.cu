@@ -465,3 +465,24 @@ extern "C" __global__ void bar_levels(const float *in, float *out, int levels) {
   __syncthreads();
   if (t == 0) out[blockIdx.x] = s[0];
 }
+
+// ---- Session 7, fourth round (after heldout5's blind check: integer, FP64 and sinf kernels ran
+// 25-50% longer than the pipes the model knew): population count and type conversions, which the
+// CUDA guide lists at 16 results per SM per clock on sm_90 (as MUFU), eight independent chains.
+extern "C" __global__ void popc_chains(unsigned *out, unsigned iters) {
+  unsigned x0 = threadIdx.x, x1 = x0 ^ 0x1234567u, x2 = x0 ^ 0x2345678u, x3 = x0 ^ 0x3456789u,
+           x4 = x0 ^ 0x456789au, x5 = x0 ^ 0x56789abu, x6 = x0 ^ 0x6789abcu, x7 = x0 ^ 0x789abcdu;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 += __popc(x0); x1 += __popc(x1); x2 += __popc(x2); x3 += __popc(x3);
+    x4 += __popc(x4); x5 += __popc(x5); x6 += __popc(x6); x7 += __popc(x7);
+  }
+  if ((x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7) == 0xffffffffu) out[blockIdx.x * blockDim.x + threadIdx.x] = x0;
+}
+extern "C" __global__ void cvt_chains(float *out, unsigned iters) {
+  float x0 = threadIdx.x, x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6, x7 = x0 + 7;
+  for (unsigned k = 0; k < iters; ++k) {
+    x0 = (float)(int)x0 + 0.5f; x1 = (float)(int)x1 + 0.5f; x2 = (float)(int)x2 + 0.5f; x3 = (float)(int)x3 + 0.5f;
+    x4 = (float)(int)x4 + 0.5f; x5 = (float)(int)x5 + 0.5f; x6 = (float)(int)x6 + 0.5f; x7 = (float)(int)x7 + 0.5f;
+  }
+  if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x0;
+}

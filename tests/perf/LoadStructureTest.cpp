@@ -331,14 +331,14 @@ TEST(InstructionMix, Fp64AndSpecialFunctionPipes) {
       ins(0x20, "MUFU.RCP64H R11, R5 ;"),        // special-function unit
       ins(0x30, "MUFU.EX2 R12, R12 ;"),          // special-function unit
       ins(0x40, "FFMA R13, R12, 0.5, R12 ;"),    // FMA pipe, neither
-      ins(0x50, "F2F.F32.F64 R14, R4 ;"),        // a conversion: neither here
+      ins(0x50, "F2F.F32.F64 R14, R4 ;"),        // a conversion: the multi-function unit
       ins(0x60, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"), // a block barrier
       ins(0x70, "BAR.ARV 0x1, 0x40 ;"),           // arrive only: not a barrier the warp waits at
       ins(0x80, "EXIT ;"),
   };
   PerPcMix mix = mixFromCounts(fn, {3, 3, 5, 5, 2, 1, 4, 4, 1}, 28);
   EXPECT_DOUBLE_EQ(mix.fp64, 6);
-  EXPECT_DOUBLE_EQ(mix.xu, 10);
+  EXPECT_DOUBLE_EQ(mix.xu, 11);
   EXPECT_DOUBLE_EQ(mix.fma, 2);
   EXPECT_DOUBLE_EQ(mix.barriers, 4);
 }
