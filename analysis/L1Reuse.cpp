@@ -127,6 +127,14 @@ void L1ReuseListener::countAtomic(const model::AccessEvent &e, std::int64_t shif
   }
 }
 
+void L1ReuseListener::addLoadMisses(const std::vector<SiteMisses> &other, std::uint64_t times) {
+  for (std::uint32_t site = 0; site < other.size(); ++site) {
+    SiteMisses &mine = missesAt(site);
+    mine.requests += other[site].requests * times;
+    mine.missing += other[site].missing * times;
+  }
+}
+
 L1ReuseListener::AtomicLine L1ReuseListener::hottest() const {
   AtomicLine top;
   for (const auto &[line, a] : atomicAt_)
@@ -222,11 +230,7 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   }
   // Per site, the representative's requests and misses stand for every replica (the same
   // accesses moved: exact where all groups move alike, else an estimate).
-  for (std::uint32_t site = 0; site < one.loadMisses_.size(); ++site) {
-    SiteMisses &mine = missesAt(site);
-    mine.requests += one.loadMisses_[site].requests * n;
-    mine.missing += one.loadMisses_[site].missing * n;
-  }
+  addLoadMisses(one.loadMisses_, n);
   loadLines_ += one.loadLines_ * n;
   storeLines_ += one.storeLines_ * n;
   loadWavefronts_ += one.loadWavefronts_ * n;
@@ -292,20 +296,13 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   storeLines_ += o.storeLines_;
   loadWavefronts_ += o.loadWavefronts_;
   loadRegions_ += o.loadRegions_;
-  for (std::uint32_t site = 0; site < o.loadMisses_.size(); ++site) {
-    SiteMisses &mine = missesAt(site);
-    mine.requests += o.loadMisses_[site].requests;
-    mine.missing += o.loadMisses_[site].missing;
-  }
+  addLoadMisses(o.loadMisses_, 1);
   atomicOps_ += o.atomicOps_;
   atomicLineRequests_ += o.atomicLineRequests_;
   for (const auto &[line, k] : o.atomicAt_) {
     auto it = atomicAt_.find(line);
     if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
-    if (it != atomicAt_.end()) {
-      it->second.steps += k.steps, it->second.ops += k.ops, it->second.extraLines += k.extraLines;
-      it->second.sectorOps += k.sectorOps;
-    }
+    if (it != atomicAt_.end()) it->second += k;
   }
 }
 

@@ -85,6 +85,10 @@ public:
     std::uint64_t steps = 0, ops = 0, extraLines = 0, sectorOps = 0;
     /// The busiest unit by its nominal time (the costs of countAtomic), then most ops.
     std::uint64_t rank() const { return 172 * steps + 55 * sectorOps + 45 * extraLines; }
+    AtomicLine &operator+=(const AtomicLine &o) {
+      steps += o.steps, ops += o.ops, extraLines += o.extraLines, sectorOps += o.sectorOps;
+      return *this;
+    }
   };
   /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
   void setScale(double f) { scale_ = f; }
@@ -119,6 +123,8 @@ private:
     if (site >= loadMisses_.size()) loadMisses_.resize(site + 1);
     return loadMisses_[site];
   }
+  /// Adds `other`'s per-site counts `times` over (merge: once; replicas: once per replica).
+  void addLoadMisses(const std::vector<SiteMisses> &other, std::uint64_t times);
   std::uint64_t atomicOps_ = 0, atomicLineRequests_ = 0;
   std::unordered_map<std::uint64_t, AtomicLine> atomicAt_; ///< per unit (1 KiB region, bit 8)
   AtomicLine hottest() const;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -24,13 +25,21 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
   return it == m.end() ? 0.0 : it->second;
 }
 
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+/// Whether `opcode` starts with one of `prefixes` (the pipe tables below).
+bool startsWithAny(std::string_view opcode, std::initializer_list<std::string_view> prefixes) {
+  for (std::string_view p : prefixes)
+    if (startsWith(opcode, p)) return true;
+  return false;
+}
+
 /// Integer and logic instructions of the ALU pipe (sm_90); moves, conversions, memory, control
 /// and special registers are issued elsewhere.
 bool aluPipe(const std::string &opcode) {
-  for (const char *p : {"IADD3", "LOP3", "SHF", "ISETP", "LEA", "SEL", "IMNMX", "FSEL", "FSETP", "PRMT", "IABS",
-                        "SGXT", "BMSK", "PLOP3", "P2R", "R2P", "VIADD", "VIMNMX", "LOP", "IADD", "ISCADD", "FCHK"})
-    if (opcode.rfind(p, 0) == 0) return true;
-  return false;
+  return startsWithAny(opcode, {"IADD3", "LOP3", "SHF", "ISETP", "LEA", "SEL", "IMNMX", "FSEL", "FSETP", "PRMT",
+                                "IABS", "SGXT", "BMSK", "PLOP3", "P2R", "R2P", "VIADD", "VIMNMX", "LOP", "IADD",
+                                "ISCADD", "FCHK"});
 }
 
 /// Double precision (FP64 pipe: 64 lanes per SM on the H100, a warp instruction per 2 cycles of a
@@ -38,22 +47,14 @@ bool aluPipe(const std::string &opcode) {
 /// population count, bit scans and conversions the CUDA guide lists at 16 per SM per clock for
 /// sm_90 (popc_chains and cvt_chains run at exactly mufu_ex2's rate: 135.4, 135.5, 136.6 us, H100).
 /// I2FP (sm_90's int-to-float) is not among them.
-bool fp64Pipe(const std::string &opcode) {
-  for (const char *p : {"DFMA", "DADD", "DMUL", "DSETP", "DMNMX"})
-    if (opcode.rfind(p, 0) == 0) return true;
-  return false;
-}
+bool fp64Pipe(const std::string &opcode) { return startsWithAny(opcode, {"DFMA", "DADD", "DMUL", "DSETP", "DMNMX"}); }
 bool xuPipe(const std::string &opcode) {
-  if (opcode.rfind("I2FP", 0) == 0) return false;
-  for (const char *p : {"MUFU", "POPC", "FLO", "BREV", "F2I", "I2F", "F2F", "FRND"})
-    if (opcode.rfind(p, 0) == 0) return true;
-  return false;
+  return !startsWith(opcode, "I2FP") &&
+         startsWithAny(opcode, {"MUFU", "POPC", "FLO", "BREV", "F2I", "I2F", "F2F", "FRND"});
 }
 
 bool fmaPipe(const std::string &opcode) {
-  for (const char *p : {"FFMA", "FMUL", "FADD", "IMAD", "IMUL", "HFMA2", "HMUL2", "HADD2", "FMNMX"})
-    if (opcode.rfind(p, 0) == 0) return true;
-  return false;
+  return startsWithAny(opcode, {"FFMA", "FMUL", "FADD", "IMAD", "IMUL", "HFMA2", "HMUL2", "HADD2", "FMNMX"});
 }
 
 /// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here).
@@ -70,8 +71,6 @@ void registersIn(std::string_view ops, std::vector<int> &out) {
     i = j - 1;
   }
 }
-
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 /// Register source operands read from the register file: R<n> not followed by .reuse (the
 /// operand reuse cache serves those), RZ and uniform registers not counted.
@@ -457,9 +456,11 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     for (const auto &r : result.instructions)
       if (r.space == "global" && (r.op == "atom" || r.op == "red") && r.requests) {
         all += static_cast<double>(r.requests);
-        if (r.sass.find(".F32") != std::string::npos || r.sass.find(".F64") != std::string::npos ||
-            r.sass.find(".F16") != std::string::npos || r.sass.find(".BF16") != std::string::npos)
-          fl += static_cast<double>(r.requests);
+        for (const char *t : {".F32", ".F64", ".F16", ".BF16"})
+          if (r.sass.find(t) != std::string::npos) {
+            fl += static_cast<double>(r.requests);
+            break;
+          }
       }
     in.mem.atomicFloatShare = all > 0 ? fl / all : 1.0;
   }
