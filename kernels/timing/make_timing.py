@@ -16,6 +16,14 @@ def launch(name, family, kernel, grid, block, args, why, source="timing.cu"):
             "block": [block, 1, 1] if isinstance(block, int) else block, "args": args}
 
 
+def pipe_launch(name, family, kernel, ty, grid, block, iters, scalars, why):
+    """A throughput/chain kernel's launch: (out buffer of `ty`, one element per thread, iters,
+    then the scalar (value, type) pairs)."""
+    return launch(name, family, kernel, grid, block,
+                  [{"buffer": "out", "type": ty, "count": grid * block, "init": "zero"},
+                   {"value": iters, "type": "u32"}] + [{"value": v, "type": t} for v, t in scalars], why)
+
+
 def rd_stride(e, s, footprint=64 * MB, family="dramrule"):
     n = footprint // s
     t = {4: "f32", 8: "f64", 16: "f32"}[e]
@@ -117,15 +125,11 @@ def timing_suite():
                           f"{iters} shared loads per thread, {ways}-way conflict"))
     # FMA pipe and ALU issue.
     for grid, block, iters in [(264, 1024, 128), (264, 1024, 512), (132, 256, 512)]:
-        out.append(launch(f"fma_{grid}x{block}_{iters}", "fma", "fma_chains", grid, block,
-                          [{"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
-                           {"value": iters, "type": "u32"}, {"value": 0.999, "type": "f32"},
-                           {"value": 0.001, "type": "f32"}], f"8 x {iters} dependent FMA chains per thread"))
+        out.append(pipe_launch(f"fma_{grid}x{block}_{iters}", "fma", "fma_chains", "f32", grid, block, iters,
+                               [(0.999, "f32"), (0.001, "f32")], f"8 x {iters} dependent FMA chains per thread"))
     for iters in [128, 512]:
-        out.append(launch(f"alu_264x1024_{iters}", "alu", "alu_chains", 264, 1024,
-                          [{"buffer": "out", "type": "u32", "count": 264 * 1024, "init": "zero"},
-                           {"value": iters, "type": "u32"}, {"value": 0x9E3779B9, "type": "u32"}],
-                          f"8 x {iters} xor/shift chains per thread"))
+        out.append(pipe_launch(f"alu_264x1024_{iters}", "alu", "alu_chains", "u32", 264, 1024, iters,
+                               [(0x9E3779B9, "u32")], f"8 x {iters} xor/shift chains per thread"))
     # Barrier-phased rounds: one coalesced float load per thread, a barrier, a shared phase, a
     # store; 2, 8 or 16 resident blocks per SM (1024, 256, 128 threads), conflict-free or 32-way.
     for n, block, rounds, stride, reps in [(1 << 22, 1024, 1, 1, 1), (1 << 22, 256, 1, 1, 1),
@@ -271,16 +275,12 @@ def timing_suite():
                           f"grid-stride sum of {total >> 20}M floats, one atomicAdd per warp on {addrs} word(s)"))
     # Session 7, second round (after heldout4's blind check): FP64 pipe and MUFU throughput.
     for grid, block, iters in [(264, 1024, 64), (264, 1024, 256), (132, 256, 256)]:
-        out.append(launch(f"fp64_fma_{grid}x{block}_{iters}", "fp64", "fp64_fma", grid, block,
-                          [{"buffer": "out", "type": "f64", "count": grid * block, "init": "zero"},
-                           {"value": iters, "type": "u32"}, {"value": 0.999, "type": "f64"},
-                           {"value": 0.001, "type": "f64"}],
-                          f"8 independent f64 FMA chains of {iters} steps per thread"))
+        out.append(pipe_launch(f"fp64_fma_{grid}x{block}_{iters}", "fp64", "fp64_fma", "f64", grid, block, iters,
+                               [(0.999, "f64"), (0.001, "f64")],
+                               f"8 independent f64 FMA chains of {iters} steps per thread"))
     for grid, block, iters in [(264, 1024, 64), (264, 1024, 256), (132, 256, 256)]:
-        out.append(launch(f"mufu_ex2_{grid}x{block}_{iters}", "xu", "mufu_ex2", grid, block,
-                          [{"buffer": "out", "type": "f32", "count": grid * block, "init": "zero"},
-                           {"value": iters, "type": "u32"}, {"value": 0.5, "type": "f32"}],
-                          f"8 independent exp2f chains of {iters} steps per thread"))
+        out.append(pipe_launch(f"mufu_ex2_{grid}x{block}_{iters}", "xu", "mufu_ex2", "f32", grid, block, iters,
+                               [(0.5, "f32")], f"8 independent exp2f chains of {iters} steps per thread"))
     for passes in [1, 4]:
         out.append(launch(f"reread_rows_132x64_8192_p{passes}", "latency", "reread_rows", 132, 64,
                           [{"buffer": "in", "type": "f32", "count": 264 * 8192, "init": "iota"},
@@ -317,10 +317,8 @@ def timing_suite():
     # Session 7, fourth round (after heldout5's blind check): POPC and F2I/I2F throughput.
     for kern, ty in [("popc_chains", "u32"), ("cvt_chains", "f32")]:
         for grid, iters in [(264, 64), (264, 256)]:
-            out.append(launch(f"xu_{kern}_{grid}x1024_{iters}", "xu", kern, grid, 1024,
-                              [{"buffer": "out", "type": ty, "count": grid * 1024, "init": "zero"},
-                               {"value": iters, "type": "u32"}],
-                              f"8 independent {kern.split('_')[0]} chains of {iters} steps per thread"))
+            out.append(pipe_launch(f"xu_{kern}_{grid}x1024_{iters}", "xu", kern, ty, grid, 1024, iters, [],
+                                   f"8 independent {kern.split('_')[0]} chains of {iters} steps per thread"))
     # Launch overhead and block scheduling.
     for grid, block in [(1, 32), (132, 128), (1056, 128), (16384, 256), (65536, 128),
                         (65536, 32), (65536, 256), (65536, 1024)]:
