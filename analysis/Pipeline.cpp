@@ -480,7 +480,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
         if (sm.requests) missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
       }
   addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc, // perf/TimeModel.h
-                    missShareByPc);
+                    missShareByPc, run.stats.blockWarpInstr, run.stats.blockLongestWarp);
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -2,7 +2,10 @@
 /// addTimePrediction: cubin resources + instruction-mix estimate + memory counts → TimeModel.
 #include "analysis/TimePrediction.h"
 
+#include "analysis/BlockSchedule.h"
+#include "analysis/IssueSim.h"
 #include "analysis/L1Reuse.h"
+#include "analysis/OpcodeTiming.h"
 #include "arch/ArchSpec.h"
 #include "model/DramSectorModel.h"
 #include "perf/CubinResources.h"
@@ -12,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -27,35 +31,11 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-/// Whether `opcode` starts with one of `prefixes` (the pipe tables below).
-bool startsWithAny(std::string_view opcode, std::initializer_list<std::string_view> prefixes) {
-  for (std::string_view p : prefixes)
-    if (startsWith(opcode, p)) return true;
-  return false;
-}
-
-/// Integer and logic instructions of the ALU pipe (sm_90); moves, conversions, memory, control
-/// and special registers are issued elsewhere.
-bool aluPipe(const std::string &opcode) {
-  return startsWithAny(opcode, {"IADD3", "LOP3", "SHF", "ISETP", "LEA", "SEL", "IMNMX", "FSEL", "FSETP", "PRMT",
-                                "IABS", "SGXT", "BMSK", "PLOP3", "P2R", "R2P", "VIADD", "VIMNMX", "LOP", "IADD",
-                                "ISCADD", "FCHK"});
-}
-
-/// Double precision (FP64 pipe: 64 lanes per SM on the H100, a warp instruction per 2 cycles of a
-/// sub-partition) and the multi-function unit (16 lanes per SM, one per 8 cycles): MUFU, and the
-/// population count, bit scans and conversions the CUDA guide lists at 16 per SM per clock for
-/// sm_90 (popc_chains and cvt_chains run at exactly mufu_ex2's rate: 135.4, 135.5, 136.6 us, H100).
-/// I2FP (sm_90's int-to-float) is not among them.
-bool fp64Pipe(const std::string &opcode) { return startsWithAny(opcode, {"DFMA", "DADD", "DMUL", "DSETP", "DMNMX"}); }
-bool xuPipe(const std::string &opcode) {
-  return !startsWith(opcode, "I2FP") &&
-         startsWithAny(opcode, {"MUFU", "POPC", "FLO", "BREV", "F2I", "I2F", "F2F", "FRND"});
-}
-
-bool fmaPipe(const std::string &opcode) {
-  return startsWithAny(opcode, {"FFMA", "FMUL", "FADD", "IMAD", "IMUL", "HFMA2", "HMUL2", "HADD2", "FMNMX"});
-}
+/// Pipe predicates: the opcode table (OpcodeTiming.h).
+bool aluPipe(const std::string &opcode) { return isAluPipe(opcode); }
+bool fp64Pipe(const std::string &opcode) { return isFp64Pipe(opcode); }
+bool xuPipe(const std::string &opcode) { return isXuPipe(opcode); }
+bool fmaPipe(const std::string &opcode) { return isFmaPipe(opcode); }
 
 /// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here).
 void registersIn(std::string_view ops, std::vector<int> &out) {
@@ -72,20 +52,23 @@ void registersIn(std::string_view ops, std::vector<int> &out) {
   }
 }
 
-/// Register source operands read from the register file: R<n> not followed by .reuse (the
-/// operand reuse cache serves those), RZ and uniform registers not counted.
+/// Distinct registers an instruction reads from the register file: R<n> not followed by .reuse
+/// (the operand reuse cache serves those), a register named twice read once ("FFMA R10, R10, R10,
+/// R11" reads two: heldout3's f32 Mandelbrot ran at 1.10 cycles per instruction, not the 1.23 that
+/// counting names gave), RZ and uniform registers not counted.
 int registersRead(std::string_view ops) {
-  int n = 0;
+  std::set<int> read;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     if (ops[i] != 'R' || (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
       continue;
     std::size_t j = i + 1;
-    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) ++j;
+    int n = 0;
+    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) n = n * 10 + (ops[j++] - '0');
     if (j == i + 1) continue;
-    if (ops.substr(j, 6) != ".reuse") ++n;
+    if (ops.substr(j, 6) != ".reuse") read.insert(n);
     i = j - 1;
   }
-  return n;
+  return static_cast<int>(read.size());
 }
 
 /// Predicates named in `ops` ("P3", "!P3" → 1003; PT is not one), as pseudo-registers 1000 + n.
@@ -243,26 +226,7 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
   return fmaKnown * std::min(1.0, warpInstructions / std::max(known, 1.0)) + rest * share;
 }
 
-int issueLatency(std::string_view opcode) {
-  // Cycles from an instruction's issue until a dependent one can issue (sm_90). Fixed-latency
-  // ALU/FMA work 4; the rest by unit. Global loads 0: their latency is the load-round columns'.
-  // MUFU and SHFL from the chain family (kernels/timing, one warp per SM, H100 2026-11-23):
-  // chain_rsqrt takes 45 cycles per step of FSETP, FMUL, MUFU.RSQ, FMUL, FADD (4 + 4 + 4 + MUFU
-  // + 4, times the 1.1 the FMA chains show: MUFU ~25); chain_shfl 29 per SHFL + FADD (SHFL ~22).
-  // The others are not measured here (order of magnitude from public microbenchmarks).
-  struct Row {
-    const char *prefix;
-    int cycles;
-  };
-  static constexpr Row kTable[] = {
-      {"MUFU", 24}, {"SHFL", 24}, {"LDSM", 30}, {"LDS", 30}, {"S2R", 20}, {"S2UR", 20},
-      {"DADD", 8},  {"DMUL", 8},  {"DFMA", 8},  {"LDG", 0},  {"LDL", 0},  {"LD.", 0},
-      {"ATOM", 0},  {"LDGSTS", 0}, {"POPC", 8}, {"FLO", 8},  {"BREV", 8}, {"F2I", 8},
-      {"I2F", 8},   {"F2F", 8},   {"REDUX", 24}, {"VOTE", 4}, {"HMMA", 24}, {"IMMA", 24}};
-  for (const Row &r : kTable)
-    if (startsWith(opcode, r.prefix)) return r.cycles;
-  return 4;
-}
+int issueLatency(std::string_view opcode) { return opcodeTiming(opcode).latency; }
 
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions) {
   PerPcMix mix;
@@ -285,7 +249,10 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
   }
   if (first < fn.instructions.size()) blocks.emplace_back(first, fn.instructions.size());
   std::vector<int> regs;
+  std::vector<SimInstruction> body;
   for (const auto &[b, e] : blocks) {
+    body.clear();
+    double execs = 0; // the block's executions (warp level): its most-executed instruction
     // One warp alone, in-order issue: an instruction issues a cycle after the one before, or when
     // its register inputs are ready. Two passes over the block with the ready times carried: the
     // second is the steady state of a loop body (chains from one iteration into the next).
@@ -328,7 +295,21 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         for (int r : regs) ready[r] = start + issueLatency(ins.opcode);
         const double gap = start - last;
         last = start;
-        if (pass == 0) continue;
+        if (pass == 0) {
+          // The issue simulation's copy: predicates as 256 + n (registersIn gives R0..R255).
+          SimInstruction si;
+          si.timing = opcodeTiming(ins.opcode);
+          for (int r : regs) si.writes.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+          std::vector<int> in;
+          registersIn(src, in);
+          predicatesIn(src, in);
+          predicatesIn(guard, in);
+          for (int r : in) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+          if (fmaPipe(ins.opcode) && registersRead(src) >= 3) si.issueCycles = 2;
+          body.push_back(std::move(si));
+          execs = std::max(execs, countAt(ins.pc));
+          continue;
+        }
         const double n = countAt(ins.pc);
         listed += n;
         mix.dependentCycles += n * gap;
@@ -342,8 +323,24 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         if (xuPipe(ins.opcode)) mix.xu += n;
         if (startsWith(ins.opcode, "BAR") && !startsWith(ins.opcode, "BAR.ARV")) mix.barriers += n;
       }
+    // The sub-partition's cycles for the block's executions, per resident warp count; blocks with
+    // under 0.1% of the instructions at a cycle each (no simulation).
+    if (execs <= 0 || body.empty()) continue;
+    const double work = execs * static_cast<double>(body.size());
+    for (unsigned w = 1; w <= kMaxSimWarps; ++w) {
+      IssueStats s;
+      if (work < 1e-3 * total) s.cycles = s.issue = work;
+      else s = simulateIssue(body, w).scaled(execs);
+      mix.sim[w - 1] += s;
+    }
   }
   mix.dependentCycles += std::max(0.0, total - listed); // callees: a cycle each
+  for (IssueStats &s : mix.sim) {
+    IssueStats rest;
+    rest.cycles = rest.issue = std::max(0.0, total - listed);
+    s += rest;
+    s = s.scaled(scale);
+  }
   mix.dependentCycles *= scale, mix.fma *= scale, mix.shuffles *= scale, mix.operandStalls *= scale;
   mix.alu *= scale, mix.fp64 *= scale, mix.xu *= scale, mix.barriers *= scale;
   mix.known = true;
@@ -369,7 +366,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
                        const std::vector<std::uint64_t> &warpInstrPerPc,
-                       const std::map<std::uint64_t, double> &missShareByPc) {
+                       const std::map<std::uint64_t, double> &missShareByPc,
+                       const std::vector<std::uint32_t> &blockWarpInstr,
+                       const std::vector<std::uint32_t> &blockLongestWarp) {
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -474,8 +473,13 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.fp64PipeInstructions = perPc.fp64;
     in.mix.xuPipeInstructions = perPc.xu;
     in.mix.barriers = perPc.barriers;
-    in.mix.source = "warp instructions executed by the SASS engine, per instruction: FMA pipe, shuffles "
-                    "and a lone warp's dependent issue cycles from the executed instructions";
+    for (const IssueStats &s : perPc.sim) {
+      in.mix.simCycles.push_back(s.cycles);
+      in.mix.simBound.push_back(s.bound());
+    }
+    in.mix.source = "warp instructions executed by the SASS engine, per instruction: pipes, shuffles, a lone "
+                    "warp's dependent issue cycles and the sub-partition issue simulation (IssueSim.h) of the "
+                    "executed basic blocks";
   } else if (dynamicFma >= 0) {
     in.mix.fmaPipeInstructions = dynamicFma;
     in.mix.source = "warp instructions executed by the emulator; FMA pipe from the SASS listing's basic "
@@ -485,6 +489,20 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.fmaPipeInstructions = in.mix.warpInstructions * fmaShare;
     in.mix.source = "estimated: PTX warp instructions executed by the emulator; FMA pipe = that x "
                     "the static FMA-pipe share of the SASS listing";
+  }
+  if (!blockWarpInstr.empty() && in.mix.simCycles.size() == kMaxSimWarps && in.mix.warpInstructions > 0) {
+    // Uneven blocks (BlockSchedule.h): an SM holding k blocks issues at the simulation's rate for
+    // its k x warps-per-block warps over the sub-partitions they occupy.
+    const perf::Occupancy o = perf::occupancy(in.shape, device.value());
+    const double sub = std::max(1u, device->subPartitions);
+    auto rate = [&](unsigned k) {
+      const double warps = double(k) * o.warpsPerBlock;
+      const auto w = static_cast<std::size_t>(std::clamp(std::ceil(warps / sub), 1.0, double(kMaxSimWarps)));
+      const double cpi = in.mix.simCycles[w - 1] / in.mix.warpInstructions;
+      return std::min(sub, warps) / std::max(1e-9, cpi);
+    };
+    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, device->sms, o.blocksPerSm, rate,
+                                           in.mix.simCycles[0] / in.mix.warpInstructions);
   }
   perf::TimePrediction p = perf::predict(in, device.value());
   result.metrics["gpu__time_duration.sum"] = p.durationNs;
@@ -509,6 +527,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"hottest_line_sector_ops", in.mem.hottestLineSectorOps},
                  {"atomic_float_share", in.mem.atomicFloatShare},
                  {"barriers", in.mix.barriers},
+                 {"issue_sim_cycles", in.mix.simCycles},
+                 {"issue_sim_bound", in.mix.simBound},
+                 {"block_imbalance", in.mix.blockImbalance},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"global_load_requests", in.mem.globalLoadRequests},

@@ -5,11 +5,13 @@
 /// Writes metrics gpu__time_duration.sum and dram__bytes.sum.per_second and the "time" section.
 #pragma once
 
+#include "analysis/IssueSim.h"
 #include "analysis/Pipeline.h"
 #include "launch/LaunchSpec.h"
 #include "launch/Result.h"
 #include "perf/TimeModel.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string_view>
@@ -29,11 +31,15 @@ class L1ReuseListener;
 
 /// Never fails the analysis: what cannot be predicted becomes a note on the result.
 /// `warpInstrPerPc`: the SASS engine's executed warp instructions per pc / 16 (empty: PTX engine).
+/// `blockWarpInstr`, `blockLongestWarp`: its warp instructions per block and the most of one of
+/// the block's warps (empty: unknown; BlockSchedule.h).
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
                        const std::vector<std::uint64_t> &warpInstrPerPc = {},
-                       const std::map<std::uint64_t, double> &missShareByPc = {});
+                       const std::map<std::uint64_t, double> &missShareByPc = {},
+                       const std::vector<std::uint32_t> &blockWarpInstr = {},
+                       const std::vector<std::uint32_t> &blockLongestWarp = {});
 
 /// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
 /// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,
@@ -48,6 +54,10 @@ struct PerPcMix {
   double alu = 0;           ///< integer/logic ALU-pipe executions (aluPipe)
   double fp64 = 0, xu = 0;  ///< FP64-pipe (DFMA, DADD, DMUL, DSETP, DMNMX) and MUFU executions
   double barriers = 0;      ///< block barriers (BAR, not BAR.ARV) executed, warp instructions
+  /// Session 8: per resident warps per sub-partition (index w - 1), the issue simulation's
+  /// sub-partition cycles for all executed instructions (IssueSim.h; blocks as executed, callees
+  /// a cycle per instruction), to be divided over the sub-partitions that run them.
+  std::array<IssueStats, kMaxSimWarps> sim{};
   bool known = false;
 };
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);

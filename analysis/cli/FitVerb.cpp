@@ -60,6 +60,11 @@ struct Structure {
   double fp64PerInst = 0, xuPerInst = 0; ///< FP64-pipe and MUFU instructions per warp instruction
   double barriersPerInst = 0, atomicFloatShare = 1;
   double aluPerInst = -1; ///< ALU-pipe instructions per warp instruction (< 0: not in the prediction)
+  /// Session 8: the issue simulation's cycles per warp instruction and its bound, per resident warps
+  /// per sub-partition (empty: not in the prediction).
+  std::vector<double> simCyclesPerInst;
+  std::vector<std::string> simBound;
+  double blockImbalance = 1;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -88,6 +93,9 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.fp64PipeInstructions = i.value("fp64_pipe_instructions", 0.0);
   in.mix.xuPipeInstructions = i.value("xu_pipe_instructions", 0.0);
   in.mix.barriers = i.value("barriers", 0.0);
+  in.mix.simCycles = i.value("issue_sim_cycles", std::vector<double>{});
+  in.mix.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
+  in.mix.blockImbalance = i.value("block_imbalance", 1.0);
   in.mem.atomicFloatShare = i.value("atomic_float_share", 1.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
@@ -157,6 +165,9 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mix.fp64PipeInstructions = it->second.fp64PerInst * in.mix.warpInstructions;
     in.mix.xuPipeInstructions = it->second.xuPerInst * in.mix.warpInstructions;
     in.mix.barriers = it->second.barriersPerInst * in.mix.warpInstructions;
+    for (double c : it->second.simCyclesPerInst) in.mix.simCycles.push_back(c * in.mix.warpInstructions);
+    in.mix.simBound = it->second.simBound;
+    in.mix.blockImbalance = it->second.blockImbalance;
     in.mem.atomicFloatShare = it->second.atomicFloatShare;
   }
   perf::Features f = perf::features(in, d);
@@ -295,7 +306,14 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "xu_pipe_instructions", "warp_instructions"),
                            ratio(i, "barriers", "warp_instructions"),
                            i.value("atomic_float_share", 1.0),
-                           i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0};
+                           i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0,
+                           {}, {}, 1.0};
+      Structure &st = structure[r.name];
+      const double inst = i.value("warp_instructions", 0.0);
+      if (inst > 0)
+        for (double c : i.value("issue_sim_cycles", std::vector<double>{})) st.simCyclesPerInst.push_back(c / inst);
+      st.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
+      st.blockImbalance = i.value("block_imbalance", 1.0);
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

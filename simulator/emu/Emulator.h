@@ -34,11 +34,17 @@ struct EmuOptions {
   bool replicate = true;
 };
 
+inline constexpr std::uint64_t kMaxBlockWork = std::uint64_t(1) << 22;
+
 struct RunStats {
   std::uint64_t warpInstructions = 0;
   /// SASS engine: warp instructions executed per instruction, indexed by pc / 16 (replicas
   /// included; sampled launches: of the sampled blocks). Empty for the PTX emulator.
   std::vector<std::uint64_t> warpInstrPerPc;
+  /// SASS engine, grids run whole (not sampled, no clusters) of up to kMaxBlockWork blocks: warp
+  /// instructions executed per block (linear id). Empty otherwise.
+  std::vector<std::uint32_t> blockWarpInstr;
+  std::vector<std::uint32_t> blockLongestWarp; ///< same: the block's longest warp's instructions
   std::uint64_t threadInstructions = 0;
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode

@@ -25,9 +25,6 @@ struct Coefficients {
   double l2NsPerByte = 0;     ///< 1 / L2 bandwidth
   double storeNsPerSector = 0; ///< per global store sector written into L2 (partial or whole)
   double lsuCyclesPerWavefront = 0; ///< L1/shared data-path cycles per wavefront, per SM
-  double issueCyclesPerInst = 0;    ///< cycles per warp instruction, per SM sub-partition
-  double fmaCyclesPerInst = 0;      ///< cycles per FMA-pipe warp instruction, per sub-partition
-  double aluCyclesPerInst = 0;      ///< cycles per other warp instruction, per sub-partition
   double latencyNsPerRequest = 0;   ///< exposed DRAM latency per dependent load round of one warp
   double latencyL2Ns = 0;           ///< same when the round's loads hit L2
   double latencyL1Ns = 0;           ///< same when they hit L1
@@ -41,19 +38,16 @@ struct Coefficients {
   double loadedLatencyNs = 0;       ///< per DRAM load round x U / (1 - U), U = DRAM bytes /
                                     ///< (duration x datasheet peak): queueing in the memory system
   double shuffleCycles = 0;         ///< SM cycles per warp shuffle (MIO, beside the wavefronts)
-  double fmaOperandCycles = 0;      ///< per FMA-pipe instruction reading three registers, none reused
-  double chainScale = 0;            ///< per cycle of a lone warp's dependent issue (1: the latency
-                                    ///< table of analysis/TimePrediction.cpp is right)
   double atomicNsPerRequest = 0;    ///< per global atomic line request (throughput)
   double atomicStepNs = 0;          ///< per serial step on the busiest atomic line
   double atomicOpNs = 0;            ///< per lane operation on the busiest atomic line
   double atomicLineNs = 0;          ///< per extra line of a request on the busiest atomic unit
   double atomicSectorNs = 0;        ///< per sector pass on the busiest atomic unit (session 7)
   double warpLaunchNs = 0;          ///< per warp of a block per wave of resident blocks (session 7)
-  double fp64CyclesPerInst = 0;     ///< sub-partition cycles per FP64-pipe warp instruction (session 7)
-  double xuCyclesPerInst = 0;       ///< sub-partition cycles per MUFU warp instruction (session 7)
   double atomicIntStepNs = 0;       ///< per chained step of an integer atomic on the busiest unit (session 7)
   double barrierWaveNs = 0;         ///< per barrier per warp per round of resident blocks (session 7)
+  double computeScale = 0;          ///< per cycle of the issue simulation (session 8; 1: the opcode
+                                    ///< table of analysis/OpcodeTiming.cpp is right)
 };
 
 struct DeviceSpec {

@@ -144,7 +144,7 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &given, const DeviceSpec
       const auto terms = limiterTerms(s.x, fromArray(coef));
       const double total = combineTerms(terms, p);
       for (std::size_t k = 0; k < kColumnCount; ++k) {
-        const std::size_t lim = kColumns[k].limiter;
+        const std::size_t lim = limiterOf(kColumns[k], s.x);
         double weight = lim == choice[static_cast<std::size_t>(i)] ? 1.0 : 0.0;
         if (p > 0) weight = total > 0 ? std::pow(terms[lim] / total, p - 1) : (weight > 0 ? 1.0 : 0.0);
         if (weight > 0) A(i, 2 + static_cast<Eigen::Index>(k)) = w * weight * s.x.*(kColumns[k].feature);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace warplens::perf {
 
@@ -65,14 +66,24 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.lsuWavefrontNs = (m.sharedWavefronts + loadWavefronts + storeLines) * share / ghz;
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
-  f.fmaInstNs = in.mix.fmaPipeInstructions * share / (sub * ghz);
-  const double alu = in.mix.aluPipeInstructions >= 0 ? in.mix.aluPipeInstructions
-                                                     : std::max(0.0, in.mix.warpInstructions - in.mix.fmaPipeInstructions);
-  f.aluInstNs = alu * share / (sub * ghz);
   f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
-  f.fp64InstNs = in.mix.fp64PipeInstructions * share / (sub * ghz);
-  f.xuInstNs = in.mix.xuPipeInstructions * share / (sub * ghz);
-  f.operandNs = in.mix.operandStalls * share / (sub * ghz);
+  {
+    // The issue simulation at the busiest SM's resident warps per sub-partition (its blocks of
+    // one round), divided over the sub-partitions those warps occupy.
+    const double resident = f.occupancy.blocksPerSm ? std::min<double>(f.occupancy.blocksPerSm, perSm) : 1.0;
+    const double smWarps = std::max(1.0, resident * f.occupancy.warpsPerBlock);
+    const std::size_t w = static_cast<std::size_t>(std::clamp(std::ceil(smWarps / sub), 1.0, 16.0));
+    const double busySub = std::min(sub, smWarps);
+    double cycles = in.mix.warpInstructions;
+    std::string bound = "issue";
+    if (in.mix.simCycles.size() >= w) {
+      cycles = in.mix.simCycles[w - 1];
+      if (in.mix.simBound.size() >= w) bound = in.mix.simBound[w - 1];
+    }
+    f.computeNs = cycles * share / (busySub * ghz) * std::max(1.0, in.mix.blockImbalance);
+    for (std::size_t k = 0; k < kLimiterCount; ++k)
+      if (bound == kLimiters[k]) f.computeLimiter = k;
+  }
   f.atomicRequests = m.atomicLineRequests;
   f.hotLineSteps = m.hottestLineSteps * m.atomicFloatShare;
   f.hotLineIntSteps = m.hottestLineSteps * (1.0 - m.atomicFloatShare);
@@ -85,7 +96,6 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
                             : blocks;
   f.residentRounds = rounds;
   f.waveWarps = rounds * f.occupancy.warpsPerBlock;
-  if (warps > 0) f.chainNs = in.mix.dependentCycles / warps * rounds / ghz;
   if (warps > 0) f.barrierWaves = in.mix.barriers / warps * rounds;
   const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
   if (warps > 0 && loadRounds > 0) {
@@ -130,7 +140,7 @@ double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec 
 
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c) {
   std::array<double, kLimiterCount> t{};
-  for (const Column &col : kColumns) t[col.limiter] += f.*(col.feature) * c.*(col.coef);
+  for (const Column &col : kColumns) t[limiterOf(col, f)] += f.*(col.feature) * c.*(col.coef);
   return t;
 }
 

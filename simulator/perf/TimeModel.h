@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace warplens::perf {
 
@@ -46,6 +47,15 @@ struct InstructionMix {
   /// instruction the wait for its register inputs (dependent chains) or 1 (analysis/TimePrediction.h).
   /// 0: unknown.
   double dependentCycles = 0;
+  /// Session 8: the issue simulation (analysis/IssueSim.h): per resident warps per sub-partition
+  /// w = 1..16 (index w - 1), the sub-partition cycles of all executed warp instructions, and the
+  /// resource they go to ("issue", "fma", "alu", "fp64", "xu", "dependency"). Empty: unknown,
+  /// taken as a cycle per warp instruction, bound by issue.
+  std::vector<double> simCycles;
+  std::vector<std::string> simBound;
+  /// Session 8: the issue time's stretch from uneven work per block (analysis/BlockSchedule.h):
+  /// makespan of the blocks as the engine counted them / of even blocks; 1 when even or unknown.
+  double blockImbalance = 1;
   std::string source;             ///< "measured", "estimated: ...", "sass engine"
 };
 
@@ -109,9 +119,12 @@ struct Features {
   double l2Bytes = 0;           ///< × l2NsPerByte
   double storeSectors = 0;      ///< global store sectors (L1 → L2 writes) × storeNsPerSector
   double lsuWavefrontNs = 0;    ///< busiest SM's wavefronts / clock (ns per cycle) × lsuCyclesPerWavefront
-  double issueInstNs = 0;       ///< busiest sub-partition's warp instructions / clock
-  double fmaInstNs = 0;         ///< same for FMA-pipe instructions
-  double aluInstNs = 0;         ///< same for the ALU-pipe instructions (or all others when unknown)
+  double issueInstNs = 0;       ///< busiest sub-partition's warp instructions / clock (barrier column)
+  /// Session 8: the busiest sub-partition's cycles in the issue simulation / clock (× computeScale),
+  /// in the limiter the simulation names (computeLimiter: issue, fma, alu, fp64, xu or dependency).
+  /// Replaces the issue, FMA, ALU, FP64, MUFU, operand and lone-warp chain columns of sessions 5-7.
+  double computeNs = 0;
+  std::size_t computeLimiter = 3;
   double latencyRequests = 0;   ///< DRAM-latency load rounds per warp × rounds of resident blocks
   double latencyL2Rounds = 0;   ///< same for rounds served by L2 × latencyL2Ns
   double latencyL1Rounds = 0;   ///< same for rounds served by L1 × latencyL1Ns
@@ -120,9 +133,6 @@ struct Features {
   double blocksOnBusiestSm = 0; ///< × blockNs
   /// Session 6 (chain, atomic families of kernels/timing/timing.json):
   double shuffleNs = 0;         ///< busiest SM's warp shuffles / clock × shuffleCycles (l1/shared limiter)
-  double operandNs = 0;         ///< busiest sub-partition's operand stalls / clock × fmaOperandCycles (fma)
-  double chainNs = 0;           ///< a lone warp's dependent issue cycles / clock × rounds of resident
-                                ///< blocks × chainScale (dependency limiter: too few warps to hide it)
   double atomicRequests = 0;    ///< global atomic line requests × atomicNsPerRequest (atomics limiter)
   double hotLineSteps = 0;      ///< busiest line's serial steps × atomicStepNs: one line's atomics
                                 ///< are applied in turn where it lives (L2), lanes on one word each
@@ -136,8 +146,6 @@ struct Features {
   /// limiter): a block's warps start one after another and its slot frees when the last ends
   /// (launch_empty 65536 blocks of 32..256 threads 41.4 us, of 1024 threads 50.3 us, H100).
   double waveWarps = 0;
-  double fp64InstNs = 0;        ///< busiest sub-partition's FP64-pipe instructions / clock × fp64CyclesPerInst
-  double xuInstNs = 0;          ///< same for MUFU × xuCyclesPerInst
   /// Session 7: the busiest unit's chained steps of integer atomics × atomicIntStepNs (the float
   /// ones stay in hotLineSteps × atomicStepNs); atomic_red_u32 / atomic_ret_u32.
   double hotLineIntSteps = 0;
@@ -192,7 +200,11 @@ struct TimePrediction {
   Occupancy occupancy;
 };
 
-/// One fitted column: its limiter (index into kLimiters), its feature and its coefficient.
+/// A column whose limiter is the feature's own (Features::computeLimiter).
+inline constexpr std::size_t kComputeLimiter = static_cast<std::size_t>(-1);
+
+/// One fitted column: its limiter (index into kLimiters, or kComputeLimiter), its feature and its
+/// coefficient.
 struct Column {
   std::size_t limiter;
   double Features::*feature;
@@ -205,9 +217,6 @@ inline constexpr Column kColumns[] = {
     {1, &Features::storeSectors, &Coefficients::storeNsPerSector, "storeNsPerSector"},
     {1, &Features::storeLines, &Coefficients::storeNsPerLine, "storeNsPerLine"},
     {2, &Features::lsuWavefrontNs, &Coefficients::lsuCyclesPerWavefront, "lsuCyclesPerWavefront"},
-    {3, &Features::issueInstNs, &Coefficients::issueCyclesPerInst, "issueCyclesPerInst"},
-    {4, &Features::fmaInstNs, &Coefficients::fmaCyclesPerInst, "fmaCyclesPerInst"},
-    {5, &Features::aluInstNs, &Coefficients::aluCyclesPerInst, "aluCyclesPerInst"},
     {6, &Features::latencyRequests, &Coefficients::latencyNsPerRequest, "latencyNsPerRequest"},
     {6, &Features::latencyL2Rounds, &Coefficients::latencyL2Ns, "latencyL2Ns"},
     {6, &Features::latencyL1Rounds, &Coefficients::latencyL1Ns, "latencyL1Ns"},
@@ -220,19 +229,20 @@ inline constexpr Column kColumns[] = {
     {6, &Features::regionRounds, &Coefficients::latencyRegionNs, "latencyRegionNs"},
     {7, &Features::blocksOnBusiestSm, &Coefficients::blockNs, "blockNs"},
     {2, &Features::shuffleNs, &Coefficients::shuffleCycles, "shuffleCycles"},
-    {4, &Features::operandNs, &Coefficients::fmaOperandCycles, "fmaOperandCycles"},
-    {9, &Features::chainNs, &Coefficients::chainScale, "chainScale"},
     {8, &Features::atomicRequests, &Coefficients::atomicNsPerRequest, "atomicNsPerRequest"},
     {8, &Features::hotLineSteps, &Coefficients::atomicStepNs, "atomicStepNs"},
     {8, &Features::hotLineOps, &Coefficients::atomicOpNs, "atomicOpNs"},
     {8, &Features::hotLineExtra, &Coefficients::atomicLineNs, "atomicLineNs"},
     {8, &Features::hotLineSectorOps, &Coefficients::atomicSectorNs, "atomicSectorNs"},
     {6, &Features::waveWarps, &Coefficients::warpLaunchNs, "warpLaunchNs"},
-    {10, &Features::fp64InstNs, &Coefficients::fp64CyclesPerInst, "fp64CyclesPerInst"},
-    {11, &Features::xuInstNs, &Coefficients::xuCyclesPerInst, "xuCyclesPerInst"},
     {8, &Features::hotLineIntSteps, &Coefficients::atomicIntStepNs, "atomicIntStepNs"},
     {6, &Features::barrierWaves, &Coefficients::barrierWaveNs, "barrierWaveNs"},
+    {kComputeLimiter, &Features::computeNs, &Coefficients::computeScale, "computeScale"},
 };
+/// The limiter a column's time goes to for `f`.
+inline std::size_t limiterOf(const Column &c, const Features &f) {
+  return c.limiter == kComputeLimiter ? f.computeLimiter : c.limiter;
+}
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
 Occupancy occupancy(const LaunchShape &shape, const DeviceSpec &device);

@@ -75,6 +75,9 @@ struct Shared {
   /// Warp instructions executed per code index (pc / 16), replicas included (RunStats::warpInstrPerPc);
   /// workers add theirs when they finish (s_.mu held).
   std::vector<std::uint64_t> pcCount;
+  /// Session 8: warp instructions per block (linear id; replicas as their representative), for
+  /// plain grids run whole (no sampling, no clusters) of up to kMaxBlockWork blocks; else empty.
+  std::vector<std::uint32_t> blockWork, blockLongest; ///< and its longest warp's instructions
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::string ruleError;   ///< the first proof that failed on a rule error (RunStats::symmetryRuleError)
   std::atomic<bool> abort{false};
@@ -140,11 +143,23 @@ private:
   /// Adds the block's counts (`copies` times) to the launch; false (and the launch fails) on an
   /// error or an exhausted budget. The budget bounds the work done: replicas (`executed` false)
   /// were not executed and do not use it.
-  bool account(std::uint64_t bl, std::uint64_t copies = 1, bool executed = true) {
+  bool account(std::uint64_t bl, std::uint64_t copies = 1, bool executed = true,
+               const std::vector<std::uint32_t> *replicas = nullptr) {
     s_.warpInstr += warpInstr_ * copies;
     s_.threadInstr += threadInstr_ * copies;
     s_.skippedInstr += skippedInstr_ * copies;
-    addPcCounts(copies);
+    const std::uint64_t perBlock = addPcCounts(copies);
+    std::uint64_t longest = repLongest_;
+    if (!replicas) { // the block just run: its longest warp, and the counts cleared for the next
+      longest = 0;
+      for (std::uint32_t i = 0; i < nWarps_; ++i) longest = std::max(longest, warps_[i].executed), warps_[i].executed = 0;
+    }
+    if (!s_.blockWork.empty()) { // distinct blocks per worker: no lock needed
+      auto clip = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
+      if (replicas)
+        for (std::uint32_t b : *replicas) s_.blockWork[b] = clip(perBlock), s_.blockLongest[b] = clip(longest);
+      else if (executed && bl < s_.blockWork.size()) s_.blockWork[bl] = clip(perBlock), s_.blockLongest[bl] = clip(longest);
+    }
     std::uint64_t t = executed ? threadInstr_ * copies : 0;
     if (s_.used.fetch_add(t) + t > s_.budget)
       s_.fail(bl, "instruction budget of " + std::to_string(s_.budget) +
@@ -187,6 +202,8 @@ private:
     sym_ = nullptr;
     warpI = warpInstr_, threadI = threadInstr_, skippedI = skippedInstr_;
     repPc_ = blockPc_, repSkip_ = skipDiff_;
+    repLongest_ = 0;
+    for (std::uint32_t i = 0; i < nWarps_; ++i) repLongest_ = std::max(repLongest_, warps_[i].executed);
     ok = account(bl);
     return sym;
   }
@@ -265,7 +282,7 @@ private:
       warpInstr_ = wi, threadInstr_ = ti, skippedInstr_ = si;
       blockPc_ = repPc_, skipDiff_ = repSkip_;
       s_.replicated += r.blocks.size();
-      bool ok = account(repLinear, r.blocks.size(), false);
+      bool ok = account(repLinear, r.blocks.size(), false, &r.blockLinear);
       r.blocks.clear();
       r.blockLinear.clear();
       return ok;
@@ -444,13 +461,13 @@ private:
         std::uint32_t k = in.skipRun;
         if (g->pc + k > minOther_) k = minOther_ - g->pc; // stop where another group waits to merge
         std::uint64_t t = std::uint64_t(k) * unsigned(std::popcount(m));
-        warpInstr_ += k, threadInstr_ += t, skippedInstr_ += t;
+        warpInstr_ += k, threadInstr_ += t, skippedInstr_ += t, w.executed += k;
         ++skipDiff_[g->pc], --skipDiff_[g->pc + k];
         g->pc += k;
         if (g->pc >= minOther_) g = pick(w);
         continue;
       }
-      ++warpInstr_;
+      ++warpInstr_, ++w.executed;
       ++blockPc_[g->pc];
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
@@ -508,21 +525,25 @@ private:
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   bool clusterDone_ = false; ///< clusterSweep: the block has finished
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0, skippedInstr_ = 0;
+  std::uint64_t repLongest_ = 0; ///< the representative's longest warp (replicas' per-block counts)
   /// Per code index: the block's executed warp instructions, its skipped runs as a difference
   /// array (+1 at a run's start, -1 past its end), the representative's of both (replicas), and
   /// the worker's total.
   std::vector<std::uint64_t> blockPc_, repPc_, totalPc_;
   std::vector<std::int64_t> skipDiff_, repSkip_;
-  /// Adds the block's per-pc counts `copies` times to the worker's total and clears them.
-  void addPcCounts(std::uint64_t copies) {
+  /// Adds the block's per-pc counts `copies` times to the worker's total and clears them; returns
+  /// the block's warp instructions (one copy).
+  std::uint64_t addPcCounts(std::uint64_t copies) {
     std::int64_t run = 0;
+    std::uint64_t sum = 0;
     for (std::size_t i = 0; i < totalPc_.size(); ++i) {
       run += skipDiff_[i];
       const std::uint64_t c = blockPc_[i] + static_cast<std::uint64_t>(run);
-      if (c) totalPc_[i] += c * copies;
+      if (c) totalPc_[i] += c * copies, sum += c;
       blockPc_[i] = 0, skipDiff_[i] = 0;
     }
     skipDiff_[totalPc_.size()] = 0;
+    return sum;
   }
 };
 
@@ -836,6 +857,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
     }
     sh.replicate = false;
   }
+  if (sh.sample.empty() && !sh.cluster[0] && sh.totalBlocks <= emu::kMaxBlockWork) sh.blockWork.assign(sh.totalBlocks, 0), sh.blockLongest.assign(sh.totalBlocks, 0);
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
@@ -850,6 +872,8 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   for (auto &l : run.listeners) l->onEnd();
   run.stats.warpInstructions = sh.warpInstr;
   run.stats.warpInstrPerPc = std::move(sh.pcCount);
+  run.stats.blockWarpInstr = std::move(sh.blockWork);
+  run.stats.blockLongestWarp = std::move(sh.blockLongest);
   run.stats.threadInstructions = sh.threadInstr;
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;

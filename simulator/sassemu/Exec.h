@@ -71,6 +71,7 @@ struct Warp {
   std::uint32_t launched = 0; ///< lanes that exist (partial last warp)
   std::vector<Group> groups;
   bool done = false;
+  std::uint64_t executed = 0; ///< warp instructions of the current block (Engine.cpp: per-block counts)
   alignas(64) std::uint32_t r[256][32];
   std::uint32_t ur[64];
   std::uint32_t p[8];

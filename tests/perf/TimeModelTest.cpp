@@ -186,44 +186,53 @@ TEST(TimeModel, LatencyRoundsSplitByHitLevel) {
               100 * (0.9375 * 0.5 * 600 + 0.9375 * 0.5 * 250 + 0.0625 * 40) + 100, 1e-6);
 }
 
-// Session 6 columns by hand: a lone warp's dependent cycles (latency limiter), shuffles per SM
-// (l1/shared limiter) and the busiest atomic line (atomics limiter).
-TEST(TimeModel, ChainShuffleAndAtomicColumns) {
+// Session 6 columns by hand: shuffles per SM (l1/shared limiter) and the busiest atomic line
+// (atomics limiter); session 8: the issue simulation's cycles at the busiest SM's resident warps
+// per sub-partition, in the limiter the simulation names.
+TEST(TimeModel, ComputeShuffleAndAtomicColumns) {
   const DeviceSpec d = h100();
   const double ghz = d.smClockHz / 1e9;
   TimeInputs in;
   in.shape = shape(264, 32, 16, 0); // 2 blocks of one warp per SM: one round of resident blocks
   in.mix.warpInstructions = 264 * 9000.0;
-  in.mix.dependentCycles = 264 * 36000.0; // 36000 cycles per warp
   in.mix.shuffleInstructions = 264 * 1000.0;
   in.mem.atomicLineRequests = 5000;
   in.mem.hottestLineSteps = 4000;
   in.mem.hottestLineOps = 128000;
+  // Without the simulation: a cycle per warp instruction, bound by issue. The busiest SM holds
+  // two warps on two sub-partitions: 2 x 9000 instructions over 2 sub-partitions.
   Features f = features(in, d);
-  EXPECT_NEAR(f.chainNs, 36000 / ghz, 1e-6);
+  EXPECT_NEAR(f.computeNs, 9000 / ghz, 1e-6);
+  EXPECT_STREQ(kLimiters[f.computeLimiter], "issue");
   EXPECT_NEAR(f.shuffleNs, 2 * 1000 / ghz, 1e-6); // the busiest SM's two blocks
+  // With it: 2 warps on the SM -> one per sub-partition (w = 1): its cycles, "fp64" bound.
+  for (unsigned w = 1; w <= 16; ++w) {
+    in.mix.simCycles.push_back(264 * 9000.0 * (w == 1 ? 4.0 : 2.0));
+    in.mix.simBound.push_back(w == 1 ? "fp64" : "dependency");
+  }
+  f = features(in, d);
+  EXPECT_NEAR(f.computeNs, 4 * 9000 / ghz, 1e-6);
+  EXPECT_STREQ(kLimiters[f.computeLimiter], "fp64");
   DeviceSpec c = d;
   c.coef = Coefficients{};
-  c.coef.chainScale = 1.1;
+  c.coef.computeScale = 1.1;
   c.coef.shuffleCycles = 1.0;
   c.coef.atomicNsPerRequest = 0.04;
   c.coef.atomicStepNs = 1.7;
   c.coef.atomicOpNs = 0.02;
   auto t = limiterTerms(f, c.coef);
-  EXPECT_NEAR(t[9], 1.1 * 36000 / ghz, 1e-6);                        // dependency
+  EXPECT_NEAR(t[10], 1.1 * 4 * 9000 / ghz, 1e-6);                    // fp64
   EXPECT_NEAR(t[2], 2000 / ghz, 1e-6);                               // l1/shared
   EXPECT_NEAR(t[8], 0.04 * 5000 + 1.7 * 4000 + 0.02 * 128000, 1e-6); // atomics
   EXPECT_STREQ(kLimiters[8], "atomics");
-  // The ALU limiter counts the ALU-pipe instructions where known, else all but the FMA pipe's.
-  in.mix.fmaPipeInstructions = 264 * 4000.0;
-  EXPECT_NEAR(features(in, d).aluInstNs, 2 * 5000 / (4 * ghz), 1e-6);
-  in.mix.aluPipeInstructions = 264 * 1000.0;
-  EXPECT_NEAR(features(in, d).aluInstNs, 2 * 1000 / (4 * ghz), 1e-6);
-  // Four blocks of one warp resident per SM would not add rounds; 32 blocks per SM do: 264 * 17
-  // blocks at 32 per SM take two rounds, and a warp's chain counts per round.
-  in.shape = shape(264 * 17, 32, 16, 0);
-  in.mix.dependentCycles = 264 * 17 * 36000.0;
-  EXPECT_NEAR(features(in, d).chainNs, 2 * 36000 / ghz, 1e-6);
+  // 264 x 16 blocks of 1024 threads: 2 resident per SM (64 warps, 16 per sub-partition), the busiest
+  // SM runs 16 of them: w = 16, all four sub-partitions; uneven blocks stretch it.
+  in.shape = shape(264 * 8, 1024, 16, 0);
+  f = features(in, d);
+  EXPECT_NEAR(f.computeNs, 264 * 9000.0 * 2.0 * (16.0 / (264 * 8)) / (4 * ghz), 1e-6); // simCycles[15]
+  EXPECT_STREQ(kLimiters[f.computeLimiter], "dependency");
+  in.mix.blockImbalance = 1.25;
+  EXPECT_NEAR(features(in, d).computeNs, 1.25 * f.computeNs, 1e-6);
 }
 
 TEST(TimeModel, L1TermCountsLinesPerRequest) {

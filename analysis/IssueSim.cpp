@@ -1,0 +1,111 @@
+/// \file
+/// The sub-partition issue loop (IssueSim.h).
+#include "analysis/IssueSim.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace warplens::analysis {
+
+IssueStats &IssueStats::operator+=(const IssueStats &o) {
+  cycles += o.cycles, issue += o.issue, fmaHeavy += o.fmaHeavy, fmaLite += o.fmaLite;
+  alu += o.alu, fp64 += o.fp64, xu += o.xu;
+  return *this;
+}
+
+IssueStats IssueStats::scaled(double k) const {
+  IssueStats s = *this;
+  s.cycles *= k, s.issue *= k, s.fmaHeavy *= k, s.fmaLite *= k, s.alu *= k, s.fp64 *= k, s.xu *= k;
+  return s;
+}
+
+std::string IssueStats::bound() const {
+  if (cycles <= 0) return "issue";
+  const double fma = std::max(fmaHeavy, 0.5 * (fmaHeavy + fmaLite));
+  const std::pair<double, const char *> busy[] = {{issue, "issue"}, {fma, "fma"}, {alu, "alu"}, {fp64, "fp64"}, {xu, "xu"}};
+  const auto *top = std::max_element(std::begin(busy), std::end(busy),
+                                     [](const auto &a, const auto &b) { return a.first < b.first; });
+  return top->first >= 0.6 * cycles ? top->second : "dependency";
+}
+
+IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps) {
+  IssueStats out;
+  const std::size_t n = body.size();
+  if (n == 0 || warps == 0) return out;
+  // Enough repetitions for a steady state, bounded work for long straight-line blocks.
+  const unsigned reps = n >= 400 ? 2u : std::clamp(static_cast<unsigned>(1200 / n), 2u, 8u);
+  constexpr int kRegs = 256 + 8;
+  struct Warp {
+    std::size_t k = 0;
+    unsigned rep = 0;
+    std::int64_t last = -1;
+    std::array<std::int64_t, kRegs> ready{};
+  };
+  std::vector<Warp> ws(warps);
+  std::int64_t t = 0, issueFree = 0, heavy = 0, lite = 0, alu = 0, fp64 = 0, xu = 0, warmAt = -1;
+  const std::uint64_t total = std::uint64_t(warps) * reps * n, warm = std::uint64_t(warps) * n;
+  std::uint64_t issued = 0;
+  unsigned rr = 0;
+  constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  auto pipeFree = [&](Pipe p) -> std::int64_t {
+    switch (p) {
+    case Pipe::Fma: return std::min(heavy, lite);
+    case Pipe::FmaHeavy: return heavy;
+    case Pipe::Alu: return alu;
+    case Pipe::Fp64: return fp64;
+    case Pipe::Xu: return xu;
+    case Pipe::None: break;
+    }
+    return 0;
+  };
+  while (issued < total) {
+    if (issueFree > t) {
+      t = issueFree;
+      continue;
+    }
+    std::int64_t next = kNever;
+    bool did = false;
+    for (unsigned i = 0; i < warps && !did; ++i) {
+      const unsigned w = (rr + i) % warps;
+      Warp &wp = ws[w];
+      if (wp.rep >= reps) continue;
+      const SimInstruction &ins = body[wp.k];
+      std::int64_t at = std::max(wp.last + 1, pipeFree(ins.timing.pipe));
+      for (int r : ins.reads) at = std::max(at, wp.ready[static_cast<std::size_t>(r)]);
+      if (at > t) {
+        next = std::min(next, at);
+        continue;
+      }
+      // Issue.
+      did = true;
+      rr = w + 1;
+      const bool counted = issued >= warm;
+      const std::int64_t busy = ins.timing.pipeCycles;
+      switch (ins.timing.pipe) {
+      case Pipe::Fma:
+        if (lite <= t) lite = t + busy, out.fmaLite += counted ? busy : 0;
+        else heavy = t + busy, out.fmaHeavy += counted ? busy : 0;
+        break;
+      case Pipe::FmaHeavy: heavy = t + busy, out.fmaHeavy += counted ? busy : 0; break;
+      case Pipe::Alu: alu = t + busy, out.alu += counted ? busy : 0; break;
+      case Pipe::Fp64: fp64 = t + busy, out.fp64 += counted ? busy : 0; break;
+      case Pipe::Xu: xu = t + busy, out.xu += counted ? busy : 0; break;
+      case Pipe::None: break;
+      }
+      issueFree = t + ins.issueCycles;
+      if (counted) out.issue += ins.issueCycles;
+      for (int r : ins.writes) wp.ready[static_cast<std::size_t>(r)] = t + ins.timing.latency;
+      wp.last = t;
+      if (++wp.k == n) wp.k = 0, ++wp.rep;
+      if (++issued == warm) warmAt = t + 1;
+    }
+    if (!did) t = next == kNever ? t + 1 : std::max(t + 1, next);
+    else ++t;
+  }
+  const double execs = double(warps) * (reps - 1);
+  out.cycles = static_cast<double>(t - warmAt);
+  return out.scaled(1.0 / execs);
+}
+
+} // namespace warplens::analysis

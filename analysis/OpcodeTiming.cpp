@@ -1,0 +1,104 @@
+/// \file
+/// The sm_90 opcode table. Pipe cycles per warp instruction and sub-partition, as measured with
+/// the probe and Nsight Compute on an H100 (kernels/timing, 2026-11-23; sm__pipe_*_cycles_active
+/// and smsp__inst_executed_pipe_*): FFMA 2 cycles on either FMA half (fma_chains: fmaheavy and
+/// fmalite each 84-89% busy at one FFMA per cycle), IMAD 2 on fmaheavy (hash_rounds: 2.0 cycles per
+/// fmaheavy instruction), IMAD.WIDE/IMAD.HI 4 (philox: 3.46 per fmaheavy instruction, mostly
+/// IMAD.WIDE.U32), ALU 2 (alu_chains 99.7% busy), DFMA 2 (fp64_fma 98.8%), MUFU/POPC/F2I 8
+/// (mufu_ex2, popc_chains 98-99%). Latencies: 4 for the fixed-latency pipes, the rest from the
+/// chain family (chain_rsqrt, chain_shfl) or public microbenchmarks (order of magnitude). Global
+/// loads 0: their latency is the time model's load-round columns.
+#include "analysis/OpcodeTiming.h"
+
+namespace warplens::analysis {
+
+namespace {
+
+struct Row {
+  std::string_view prefix;
+  OpcodeTiming timing;
+};
+
+constexpr Row kTable[] = {
+    // Longer opcodes first where a shorter one is their prefix (SHFL / SHF, F2FP / F2F, I2FP / I2F).
+    {"SHFL", {Pipe::None, 0, 24}},
+    {"F2FP", {Pipe::None, 0, 4}},
+    // FMA pipe: integer multiplies on fmaheavy only, the wide/high forms in two passes.
+    {"IMAD.WIDE", {Pipe::FmaHeavy, 4, 4}},
+    {"IMAD.HI", {Pipe::FmaHeavy, 4, 4}},
+    {"IMUL.WIDE", {Pipe::FmaHeavy, 4, 4}},
+    {"IMUL.HI", {Pipe::FmaHeavy, 4, 4}},
+    {"IMAD", {Pipe::FmaHeavy, 2, 4}},
+    {"IMUL", {Pipe::FmaHeavy, 2, 4}},
+    {"VIADD", {Pipe::FmaHeavy, 2, 4}}, // hash_rounds: ncu's fmaheavy count is IMAD + VIADD
+    {"FFMA", {Pipe::Fma, 2, 4}},
+    {"FMUL", {Pipe::Fma, 2, 4}},
+    {"FADD", {Pipe::Fma, 2, 4}},
+    {"HFMA2", {Pipe::Fma, 2, 4}},
+    {"HMUL2", {Pipe::Fma, 2, 4}},
+    {"HADD2", {Pipe::Fma, 2, 4}},
+    {"FMNMX", {Pipe::Fma, 2, 4}},
+    // ALU pipe.
+    {"IADD3", {Pipe::Alu, 2, 4}},
+    {"IADD", {Pipe::Alu, 2, 4}},
+    {"LOP3", {Pipe::Alu, 2, 4}},
+    {"LOP", {Pipe::Alu, 2, 4}},
+    {"SHF", {Pipe::Alu, 2, 4}},
+    {"ISETP", {Pipe::Alu, 2, 4}},
+    {"LEA", {Pipe::Alu, 2, 4}},
+    {"SEL", {Pipe::Alu, 2, 4}},
+    {"IMNMX", {Pipe::Alu, 2, 4}},
+    {"FSEL", {Pipe::Alu, 2, 4}},
+    {"FSETP", {Pipe::Alu, 2, 4}},
+    {"PRMT", {Pipe::Alu, 2, 4}},
+    {"IABS", {Pipe::Alu, 2, 4}},
+    {"SGXT", {Pipe::Alu, 2, 4}},
+    {"BMSK", {Pipe::Alu, 2, 4}},
+    {"PLOP3", {Pipe::Alu, 2, 4}},
+    {"P2R", {Pipe::Alu, 2, 4}},
+    {"R2P", {Pipe::Alu, 2, 4}},
+    {"VIMNMX", {Pipe::Alu, 2, 4}},
+    {"ISCADD", {Pipe::Alu, 2, 4}},
+    {"FCHK", {Pipe::Alu, 2, 4}},
+    // FP64 pipe.
+    {"DFMA", {Pipe::Fp64, 2, 8}},
+    {"DADD", {Pipe::Fp64, 2, 8}},
+    {"DMUL", {Pipe::Fp64, 2, 8}},
+    {"DSETP", {Pipe::Fp64, 2, 8}},
+    {"DMNMX", {Pipe::Fp64, 2, 8}},
+    // Multi-function unit (I2FP, sm_90's int-to-float, is not on it).
+    {"I2FP", {Pipe::None, 0, 4}},
+    {"MUFU", {Pipe::Xu, 8, 24}},
+    {"POPC", {Pipe::Xu, 8, 8}},
+    {"FLO", {Pipe::Xu, 8, 8}},
+    {"BREV", {Pipe::Xu, 8, 8}},
+    {"F2I", {Pipe::Xu, 8, 8}},
+    {"I2F", {Pipe::Xu, 8, 8}},
+    {"F2F", {Pipe::Xu, 8, 8}},
+    {"FRND", {Pipe::Xu, 8, 8}},
+    // Memory, shuffles, special registers, tensor cores: latency only (their throughput is the
+    // time model's wavefront and shuffle columns).
+    {"LDSM", {Pipe::None, 0, 30}},
+    {"LDS", {Pipe::None, 0, 30}},
+    {"S2R", {Pipe::None, 0, 20}},
+    {"S2UR", {Pipe::None, 0, 20}},
+    {"LDGSTS", {Pipe::None, 0, 0}},
+    {"LDG", {Pipe::None, 0, 0}},
+    {"LDL", {Pipe::None, 0, 0}},
+    {"LD.", {Pipe::None, 0, 0}},
+    {"ATOM", {Pipe::None, 0, 0}},
+    {"REDUX", {Pipe::None, 0, 24}},
+    {"VOTE", {Pipe::None, 0, 4}},
+    {"HMMA", {Pipe::None, 0, 24}},
+    {"IMMA", {Pipe::None, 0, 24}},
+};
+
+} // namespace
+
+OpcodeTiming opcodeTiming(std::string_view opcode) {
+  for (const Row &r : kTable)
+    if (opcode.substr(0, r.prefix.size()) == r.prefix) return r.timing;
+  return {};
+}
+
+} // namespace warplens::analysis
