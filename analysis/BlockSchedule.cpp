@@ -69,7 +69,8 @@ double blockMakespan(const std::vector<BlockWork> &blocks, unsigned sms, unsigne
 }
 
 double blockImbalance(const std::vector<std::uint32_t> &work, const std::vector<std::uint32_t> &longest,
-                      unsigned sms, unsigned slots, const std::function<double(unsigned)> &rate, double loneCycles) {
+                      unsigned warpsPerBlock, unsigned sms, unsigned slots, const std::function<double(unsigned)> &rate,
+                      double loneCycles) {
   if (work.empty() || work.size() != longest.size() || work.size() > (std::size_t(1) << 20) || sms == 0 || slots == 0)
     return 1.0;
   std::vector<BlockWork> b(work.size());
@@ -81,8 +82,10 @@ double blockImbalance(const std::vector<std::uint32_t> &work, const std::vector<
   meanWork /= double(b.size()), meanLongest /= double(b.size());
   const auto [lo, hi] = std::minmax_element(work.begin(), work.end());
   const auto [llo, lhi] = std::minmax_element(longest.begin(), longest.end());
-  if (meanWork <= 0 || (*hi <= *lo * 1.02 + 1 && *lhi <= *llo * 1.02 + 1)) return 1.0; // even blocks
-  const double even = blockMakespan(std::vector<BlockWork>(b.size(), {meanWork, meanLongest}), sms, slots, rate, loneCycles);
+  const double evenLongest = meanWork / std::max(1u, warpsPerBlock); // every warp alike
+  if (meanWork <= 0 || (*hi <= *lo * 1.02 + 1 && *lhi <= *llo * 1.02 + 1 && meanLongest <= evenLongest * 1.02 + 1))
+    return 1.0; // even blocks of even warps
+  const double even = blockMakespan(std::vector<BlockWork>(b.size(), {meanWork, evenLongest}), sms, slots, rate, loneCycles);
   return even > 0 ? std::max(1.0, blockMakespan(b, sms, slots, rate, loneCycles) / even) : 1.0;
 }
 

@@ -39,7 +39,7 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
   struct Warp {
     std::size_t k = 0;
     unsigned rep = 0;
-    std::int64_t last = -1;
+    std::int64_t next = 0; ///< earliest issue of its next instruction (stall counts)
     std::array<std::int64_t, kRegs> ready{};
   };
   std::vector<Warp> ws(warps);
@@ -71,7 +71,7 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
       Warp &wp = ws[w];
       if (wp.rep >= reps) continue;
       const SimInstruction &ins = body[wp.k];
-      std::int64_t at = std::max(wp.last + 1, pipeFree(ins.timing.pipe));
+      std::int64_t at = std::max(wp.next, pipeFree(ins.timing.pipe));
       for (int r : ins.reads) at = std::max(at, wp.ready[static_cast<std::size_t>(r)]);
       if (at > t) {
         next = std::min(next, at);
@@ -96,7 +96,7 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
       issueFree = t + ins.issueCycles;
       if (counted) out.issue += ins.issueCycles;
       for (int r : ins.writes) wp.ready[static_cast<std::size_t>(r)] = t + ins.timing.latency;
-      wp.last = t;
+      wp.next = t + std::max(1, ins.stall);
       if (++wp.k == n) wp.k = 0, ++wp.rep;
       if (++issued == warm) warmAt = t + 1;
     }

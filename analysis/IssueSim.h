@@ -4,7 +4,8 @@
 /// repeat), in order per warp, one warp instruction issued per cycle, each pipe taking a new
 /// instruction only when its previous one has left it (OpcodeTiming.h: FFMA on either FMA half,
 /// IMAD on fmaheavy, ALU, FP64, MUFU), an instruction waiting for its register and predicate inputs
-/// (latency of their producers), and loose round-robin among the ready warps.
+/// (latency of their producers) and its previous instruction's stall count, and loose
+/// round-robin among the ready warps.
 /// Why: kernels that mix pipes ran close to the sum of their pipe times on the H100 (pi_midpoint
 /// f64: FP64 pipe and issue each ~48K cycles per sub-partition, measured 67.7K active cycles;
 /// black_scholes 1.22x its issue time), while one-pipe kernels run at the pipe's rate (fma_chains
@@ -24,6 +25,11 @@ namespace warplens::analysis {
 struct SimInstruction {
   OpcodeTiming timing;
   int issueCycles = 1;    ///< 2: an FMA-pipe instruction reading three registers, none reused
+  /// Cycles before the warp's next instruction may issue: the stall count the compiler wrote in
+  /// the control bits (1 when unknown). A lone warp of heldout6's Collatz loop: 45 cycles per
+  /// 16-instruction iteration by its stall counts (13 after the predicate compare a branch reads),
+  /// measured 3.3 cycles per instruction (ncu issue stall reasons, H200 2026-11-23).
+  int stall = 1;
   std::vector<int> reads;  ///< registers R<n> as n, predicates P<n> as 256 + n
   std::vector<int> writes;
 };

@@ -187,7 +187,12 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   loadRegions_ += regionsOf(e, 0);
   SectorSet &set = blockSet(e.block);
   const std::size_t before = set.size();
-  for (std::size_t i = 0; i < nd; ++i) set.insert(sectors[i]);
+  std::uint64_t missLine = ~std::uint64_t(0);
+  for (std::size_t i = 0; i < nd; ++i) {
+    const std::size_t had = set.size();
+    set.insert(sectors[i]);
+    if (set.size() > had && (sectors[i] >> 2) != missLine) missLine = sectors[i] >> 2, ++missLines_;
+  }
   SiteMisses &sm = missesAt(e.site);
   ++sm.requests;
   sm.missing += set.size() > before;
@@ -232,6 +237,7 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   // accesses moved: exact where all groups move alike, else an estimate).
   addLoadMisses(one.loadMisses_, n);
   loadLines_ += one.loadLines_ * n;
+  missLines_ += one.missLines_ * n;
   storeLines_ += one.storeLines_ * n;
   loadWavefronts_ += one.loadWavefronts_ * n;
   // Regions depend on the move modulo 1 KiB: per group, the replicas counted by that residue.
@@ -293,6 +299,7 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
 void L1ReuseListener::merge(const L1ReuseListener &o) {
   closedMisses_ += o.missSectors();
   loadLines_ += o.loadLines_;
+  missLines_ += o.missLines_;
   storeLines_ += o.storeLines_;
   loadWavefronts_ += o.loadWavefronts_;
   loadRegions_ += o.loadRegions_;

@@ -31,6 +31,9 @@ public:
   /// Estimated L1-miss sectors of global loads (distinct sectors per block, summed).
   std::uint64_t missSectors() const;
   std::uint64_t loadLines() const { return scaled(loadLines_); }
+  /// Session 8: per load request, its distinct lines holding a sector the block had not read yet
+  /// (L1 → L2 requests), summed.
+  std::uint64_t missLines() const { return scaled(missLines_); }
   std::uint64_t storeLines() const { return scaled(storeLines_); }
   /// L1 cycles of global load requests, summed: per request the largest of its data-bank conflict
   /// degree (distinct 4-byte words in one of the 32 banks: different lines in the same bank take
@@ -117,7 +120,7 @@ private:
   SectorSet *last_ = nullptr;
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
-  std::uint64_t loadLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
+  std::uint64_t loadLines_ = 0, missLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
   std::vector<SiteMisses> loadMisses_;
   SiteMisses &missesAt(std::uint32_t site) {
     if (site >= loadMisses_.size()) loadMisses_.resize(site + 1);

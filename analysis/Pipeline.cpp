@@ -429,7 +429,15 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   const std::uint64_t gridBlocks = std::uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
   const bool sampling = useSass && options_.sampleBlocks && options_.sampleBlocks < gridBlocks && !checking && !traceWriter;
   if (sampling) eo.sampleBlocks = options_.sampleBlocks;
-  auto makeListener = [&] { return std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get(), sampling); };
+  // L2 reuse distances (model/DramSectorModel.h): one read clock for every worker; a sampled run
+  // reads 1 / factor of the launch's data between two reads of a unit.
+  model::ReuseClock clock;
+  const double distanceScale = sampling ? double(gridBlocks) / double(options_.sampleBlocks) : 1.0;
+  auto makeListener = [&] {
+    auto l = std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get(), sampling);
+    l->dram.setReuseClock(&clock, distanceScale);
+    return l;
+  };
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)
                       : emu::runLaunch(*modulePtr, spec, buffers, makeListener, eo));
   if (useSass) result.mode = run.stats.addressOnly ? "address-only" : "full";

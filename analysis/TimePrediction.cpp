@@ -228,7 +228,8 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
 
 int issueLatency(std::string_view opcode) { return opcodeTiming(opcode).latency; }
 
-PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions) {
+PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions,
+                       const std::vector<std::uint8_t> &stalls) {
   PerPcMix mix;
   double listed = 0, total = 0;
   for (std::uint64_t c : perPc) total += static_cast<double>(c);
@@ -306,6 +307,7 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
           predicatesIn(guard, in);
           for (int r : in) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
           if (fmaPipe(ins.opcode) && registersRead(src) >= 3) si.issueCycles = 2;
+          if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
           continue;
@@ -393,6 +395,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   // must give the same result with or without nvcc on the machine.
   Expected<sass::CompileOutput> compiled = Error{"toolchain not used (--sass " + options.sass + ")"};
   if (options.sass == "auto") compiled = sass::compile(spec.source, to);
+  std::vector<std::uint8_t> stalls; // per pc / 16: the control bits' stall counts (empty: unknown)
   if (compiled && !compiled->cubinPath.empty()) {
     auto res = perf::readCubinResources(compiled->cubinPath);
     if (res) {
@@ -400,6 +403,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       if (it != res->end()) {
         in.shape.registersPerThread = it->second.registersPerThread;
         in.shape.staticSharedBytes = it->second.staticSharedBytes;
+        stalls = it->second.stalls;
         resourcesFrom = "cubin";
       }
     } else {
@@ -425,11 +429,14 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                                   missShareByPc.empty() ? nullptr : &missShareByPc, &missRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
         if (!warpInstrPerPc.empty())
-          perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions));
+          perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions),
+                                options.sass == "auto" ? stalls : std::vector<std::uint8_t>{});
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
   in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
+  in.mem.l2ReadLines = static_cast<double>(reuse.missLines());
+  in.mem.dramRefetchBytes = static_cast<double>(dram.refetchBytes());
   in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
   in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
   in.mem.globalLoadWavefronts = static_cast<double>(reuse.loadWavefronts());
@@ -501,7 +508,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       const double cpi = in.mix.simCycles[w - 1] / in.mix.warpInstructions;
       return std::min(sub, warps) / std::max(1e-9, cpi);
     };
-    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, device->sms, o.blocksPerSm, rate,
+    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, o.warpsPerBlock, device->sms, o.blocksPerSm, rate,
                                            in.mix.simCycles[0] / in.mix.warpInstructions);
   }
   perf::TimePrediction p = perf::predict(in, device.value());
@@ -532,6 +539,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"block_imbalance", in.mix.blockImbalance},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
+                 {"dram_refetch_bytes", in.mem.dramRefetchBytes},
+                 {"l1_miss_lines", in.mem.l2ReadLines},
                  {"global_load_requests", in.mem.globalLoadRequests},
                  {"global_load_sectors", in.mem.globalLoadSectors},
                  {"global_store_requests", in.mem.globalStoreRequests},

@@ -60,7 +60,9 @@ struct PerPcMix {
   std::array<IssueStats, kMaxSimWarps> sim{};
   bool known = false;
 };
-PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions);
+/// `stalls` (optional, per pc / 16): the cubin's stall counts, which the issue simulation obeys.
+PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions,
+                       const std::vector<std::uint8_t> &stalls = {});
 /// Cycles until an instruction's result can feed a dependent one (sm_90, by opcode prefix).
 int issueLatency(std::string_view opcode);
 

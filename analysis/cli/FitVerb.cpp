@@ -26,14 +26,15 @@ namespace {
 const char *kHelp = R"(usage: warplens fit MEASURED.json... --device NAME|FILE.json [options]
        warplens fit --device NAME|FILE.json --own PREDICTED.json:MEASURED.json... [--own-share S]
 
-Fits the time model's coefficients (launch overhead, per-block cost, DRAM and L2 bytes, L1/shared
-wavefronts and shuffles, issue, FMA- and ALU-pipe cycles, operand stalls, exposed latency per
-request, a lone warp's dependent issue cycles, same-unit atomics) to measured launches by
-non-negative least squares on relative error, and prints the residuals. Only launches whose
-duration came from the probe's kernel timer (a "time.measured_ns" section) are used; launches
-named by --hold-out are predicted with the fitted coefficients but not fitted. The measured
-counters lack structural inputs of the model (distinct lines per request, dependent rounds of
-loads, the ALU-pipe share, shuffles, dependent cycles, atomics per L2 unit): --structure
+Fits the time model's coefficients (launch overhead, per-block cost, DRAM bytes and DRAM bytes
+re-fetched after L2 eviction, L2 bytes and L1-miss lines, L1/shared wavefronts and shuffles, the
+issue simulation's sub-partition cycles, exposed latency per request, same-unit atomics) to
+measured launches by non-negative least squares on relative error, and prints the residuals. Only
+launches whose duration came from the probe's kernel timer (a "time.measured_ns" section) are
+used; launches named by --hold-out are predicted with the fitted coefficients but not fitted. The
+measured counters lack structural inputs of the model (distinct lines per request, dependent
+rounds of loads, the issue simulation's cycles per instruction, uneven blocks, shuffles, atomics
+per L2 unit, L1-miss lines and the DRAM re-fetch share): --structure
 PREDICTED.json (warplens suite output of the same launches) supplies them, as ratios to the
 measured requests and instructions; without it lines default to max(requests, sectors/4), one
 round per request, and the rest to none. warplens embeds the device files at build time: rebuild
@@ -65,6 +66,8 @@ struct Structure {
   std::vector<double> simCyclesPerInst;
   std::vector<std::string> simBound;
   double blockImbalance = 1;
+  /// Session 8: L1-miss lines per global load request; DRAM re-fetch share of the DRAM bytes read.
+  double missLinesPerLoadRequest = 0, refetchShare = 0;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -117,6 +120,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.barrierLoadRounds = i.value("barrier_load_rounds", 0.0);
   in.mem.loadMissRounds = i.value("load_miss_rounds", -1.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
+  in.mem.dramRefetchBytes = i.value("dram_refetch_bytes", 0.0);
+  in.mem.l2ReadLines = i.value("l1_miss_lines", 0.0);
   in.mem.dramWriteBytes = i.value("dram_write_bytes", 0.0);
   return in;
 }
@@ -168,6 +173,8 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     for (double c : it->second.simCyclesPerInst) in.mix.simCycles.push_back(c * in.mix.warpInstructions);
     in.mix.simBound = it->second.simBound;
     in.mix.blockImbalance = it->second.blockImbalance;
+    in.mem.l2ReadLines = it->second.missLinesPerLoadRequest * in.mem.globalLoadRequests;
+    in.mem.dramRefetchBytes = it->second.refetchShare * in.mem.dramReadBytes;
     in.mem.atomicFloatShare = it->second.atomicFloatShare;
   }
   perf::Features f = perf::features(in, d);
@@ -307,13 +314,15 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "barriers", "warp_instructions"),
                            i.value("atomic_float_share", 1.0),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0,
-                           {}, {}, 1.0};
+                           {}, {}, 1.0, 0.0, 0.0};
       Structure &st = structure[r.name];
       const double inst = i.value("warp_instructions", 0.0);
       if (inst > 0)
         for (double c : i.value("issue_sim_cycles", std::vector<double>{})) st.simCyclesPerInst.push_back(c / inst);
       st.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
       st.blockImbalance = i.value("block_imbalance", 1.0);
+      st.missLinesPerLoadRequest = ratio(i, "l1_miss_lines", "global_load_requests");
+      st.refetchShare = ratio(i, "dram_refetch_bytes", "dram_read_bytes");
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

@@ -13,9 +13,9 @@ DramSectorModel::DramSectorModel(const arch::ArchSpec &arch)
     : sectorShift_(static_cast<unsigned>(std::countr_zero(arch.sectorBytes ? arch.sectorBytes : 32u))),
       sectorBytes_(arch.sectorBytes ? arch.sectorBytes : 32u),
       fetchSectors_(arch.dramReadFetchBytes > sectorBytes_ ? arch.dramReadFetchBytes / sectorBytes_ : 1u),
-      fillPartialWrites_(arch.dramFillPartialWrites) {}
+      fillPartialWrites_(arch.dramFillPartialWrites), capacity_(arch.l2Bytes) {}
 
-void DramSectorModel::mark(std::uint64_t sector) {
+void DramSectorModel::mark(std::uint64_t sector, bool newLine) {
   std::uint64_t page = sector >> kPageShift;
   if (page != lastPage_ || !last_) {
     auto &bits = pages_[page];
@@ -25,6 +25,10 @@ void DramSectorModel::mark(std::uint64_t sector) {
   }
   std::uint64_t bit = sector & (kSectors - 1);
   (*last_)[bit >> 6] |= std::uint64_t(1) << (bit & 63);
+  if (clock_ && capacity_ > 0) { // per fetch unit: either sector brings it
+    const std::uint64_t d = clock_->touch(sector / fetchSectors_, newLine, cursor_);
+    if (d && double(d) * kLineBytes * distanceScale_ > double(capacity_)) ++refetches_;
+  }
 }
 
 void DramSectorModel::markWrite(std::uint64_t addr, unsigned bytes) {
@@ -58,7 +62,7 @@ void DramSectorModel::orWriteMask(std::uint64_t sector, std::uint32_t mask) {
 
 DramSectorModel::DramSectorModel(const DramSectorModel &c, bool)
     : sectorShift_(c.sectorShift_), sectorBytes_(c.sectorBytes_), fetchSectors_(c.fetchSectors_),
-      fillPartialWrites_(c.fillPartialWrites_) {}
+      fillPartialWrites_(c.fillPartialWrites_) {} // replicas: no clock, no reuse distances
 
 void DramSectorModel::onReplicas(const BlockReplicas &r) {
   if (r.blocks.empty()) return;
@@ -96,12 +100,17 @@ void DramSectorModel::onAccess(const AccessEvent &e) {
     return;
   }
   std::uint64_t prev = ~std::uint64_t(0); // lanes in the sector just marked add nothing
+  std::uint64_t prevLine = ~std::uint64_t(0);
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (!e.active.test(lane)) continue;
     std::uint64_t first = e.addr[lane].value >> sectorShift_;
     std::uint64_t last = (e.addr[lane].value + width - 1) >> sectorShift_;
     if (first == prev && last == prev) continue;
-    for (std::uint64_t s = first; s <= last; ++s) mark(s);
+    for (std::uint64_t s = first; s <= last; ++s) {
+      const std::uint64_t line = (s << sectorShift_) / kLineBytes;
+      mark(s, line != prevLine);
+      prevLine = line;
+    }
     prev = last;
   }
 }
@@ -123,6 +132,7 @@ void DramSectorModel::merge(const DramSectorModel &other) {
     }
     for (std::size_t i = 0; i < kSectors; ++i) mine[i] |= masks[i];
   }
+  refetches_ += other.refetches_;
   last_ = nullptr; // rehash may have moved nothing, but keep the cache honest
   lastWrite_ = nullptr;
 }
@@ -130,6 +140,13 @@ void DramSectorModel::merge(const DramSectorModel &other) {
 namespace {
 std::uint64_t scaled(std::uint64_t v, double f) { return f == 1 ? v : static_cast<std::uint64_t>(double(v) * f + 0.5); }
 } // namespace
+
+std::uint64_t DramSectorModel::refetches() const {
+  if (refetches_ == 0) return 0;
+  const double footprint = double(sectorsRead() + sectorsWritten()) * sectorBytes_; // scaled already
+  if (footprint <= double(capacity_)) return 0;
+  return static_cast<std::uint64_t>(double(refetches_) * scale_ + 0.5);
+}
 
 std::uint64_t DramSectorModel::sectorsRead() const {
   std::uint64_t n = 0;
@@ -165,7 +182,7 @@ std::uint64_t DramSectorModel::bytesRead() const {
         ++fills;
       }
     }
-  return scaled(units * fetchSectors_ * sectorBytes_ + fills * sectorBytes_, scale_);
+  return scaled(units * fetchSectors_ * sectorBytes_ + fills * sectorBytes_, scale_) + refetchBytes();
 }
 
 std::uint64_t DramSectorModel::sectorsWritten() const {

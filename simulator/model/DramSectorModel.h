@@ -4,12 +4,21 @@
 /// DRAM reads happen in aligned units of `readFetchBytes`; a sector that stores write only in
 /// part is filled from DRAM, one sector, when `fillPartialWrites` and no read brought it), and
 /// the bytes written (distinct sectors stored).
-/// Does not model L2 capacity (data read twice after eviction counts once), when dirty lines
-/// reach DRAM (dram__bytes_write of a kernel depends on what stays in L2), or code fetches.
+/// L2 capacity (session 8): a fetch unit read again (either sector) after more than the L2's
+/// capacity in 128-byte lines of line reads since its last read (the launch's reads, every
+/// worker's: ReuseClock.h; times the sampling factor) is fetched again (a whole fetch unit). The
+/// L2 allocates whole lines, so scattered 4-byte reads fill it a line each: random gathers from a
+/// 256 MiB table read 1071 MB from DRAM on the H100 for 16.8M gathers (gather_rand_16M_t64M;
+/// this rule: 1071), a permutation gather of a 64 MiB table 838 (heldout5_gather_perm_16M), a
+/// 16 MiB table read 8 times one float per sector 17 (heldout2_gather_stride8_4M: every line whole,
+/// 128K lines between re-reads: no re-fetch).
+/// Does not model when dirty lines reach DRAM (dram__bytes_write of a kernel depends on what stays
+/// in L2), or code fetches.
 #pragma once
 
 #include "arch/ArchSpec.h"
 #include "model/AccessEvent.h"
+#include "model/ReuseClock.h"
 
 #include <cstdint>
 #include <unordered_map>
@@ -31,6 +40,15 @@ public:
   /// Sampling: the byte and sector counts below are multiplied by `f` (blocks in the grid per
   /// block run), as if the blocks not run touched as many sectors of their own.
   void setScale(double f) { scale_ = f; }
+  /// The launch's read clock (shared by the workers' models; nullptr: the capacity rule is off) and
+  /// the factor its distances are multiplied by (a sampled run's blocks in the grid per block run).
+  void setReuseClock(ReuseClock *clock, double distanceScale = 1) { clock_ = clock, distanceScale_ = distanceScale; }
+  /// Re-reads fetched again because the L2 no longer held them (fetch units); bytes: x the unit.
+  /// None when the launch's data (distinct sectors read and written) fits in the L2: its reads
+  /// between two of a unit count every line read, not distinct lines, so data read over and over
+  /// (SGEMM tiles) would look evicted while the L2 holds all of it.
+  std::uint64_t refetches() const;
+  std::uint64_t refetchBytes() const { return refetches() * fetchSectors_ * sectorBytes_; }
 
   std::uint64_t sectorsRead() const;
   /// DRAM bytes read: readFetchBytes x the fetch units covering the sectors read, plus one
@@ -42,10 +60,11 @@ public:
   std::uint64_t sectorsPartlyWritten() const;
 
 private:
+  static constexpr std::uint64_t kLineBytes = 128; ///< L2 line (the capacity rule counts lines)
   static constexpr unsigned kPageShift = 15; ///< sectors per page = 32768 (1 MiB of 32-byte sectors)
   static constexpr std::size_t kWords = (std::size_t(1) << kPageShift) / 64;
   static constexpr std::size_t kSectors = std::size_t(1) << kPageShift;
-  void mark(std::uint64_t sector);
+  void mark(std::uint64_t sector, bool newLine = true);
   void markWrite(std::uint64_t byteAddress, unsigned bytes);
   void orWriteMask(std::uint64_t sector, std::uint32_t mask);
 
@@ -54,6 +73,11 @@ private:
   unsigned sectorBytes_ = 32;
   unsigned fetchSectors_ = 1;       ///< readFetchBytes / sectorBytes
   bool fillPartialWrites_ = false;
+  double distanceScale_ = 1;
+  std::uint64_t capacity_ = 0;     ///< L2 bytes (0: rule off)
+  std::uint64_t refetches_ = 0;
+  ReuseClock *clock_ = nullptr;
+  ReuseClock::Cursor cursor_;
   std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> pages_;
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> written_; ///< byte masks per sector
   std::uint64_t lastPage_ = ~0ull;

@@ -69,7 +69,11 @@ Expected<std::map<std::string, KernelResources>> parseCubinResources(const std::
   std::map<std::string, KernelResources> out;
   const std::string text = ".text.", shared = ".nv.shared.";
   for (const auto &s : sections)
-    if (s.name.rfind(text, 0) == 0) out[s.name.substr(text.size())];
+    if (s.name.rfind(text, 0) == 0) {
+      KernelResources &k = out[s.name.substr(text.size())];
+      for (std::uint64_t off = s.offset; off + 16 <= s.offset + s.size && off + 16 <= b.size(); off += 16)
+        k.stalls.push_back(static_cast<std::uint8_t>((get<std::uint64_t>(b, off + 8) >> 41) & 0xf));
+    }
   // .nv.info: records {u8 format, u8 attribute, ...}; format 4 (EIFMT_SVAL) carries a u16 size
   // and that many bytes; attribute 0x2f (EIATTR_REGCOUNT) = {u32 symbol, u32 registers}.
   for (const auto &s : sections) {

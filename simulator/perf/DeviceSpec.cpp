@@ -73,6 +73,8 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"atomicIntStepNs", &Coefficients::atomicIntStepNs},
     {"barrierWaveNs", &Coefficients::barrierWaveNs},
     {"computeScale", &Coefficients::computeScale},
+    {"dramRefetchNsPerByte", &Coefficients::dramRefetchNsPerByte},
+    {"l2NsPerLine", &Coefficients::l2NsPerLine},
 };
 
 Expected<std::string> embeddedText(std::string_view name) {

@@ -23,6 +23,8 @@ struct Coefficients {
   double blockNs = 0;         ///< per block launched on the busiest SM (ns)
   double dramNsPerByte = 0;   ///< 1 / DRAM bandwidth (ns per byte read or written)
   double l2NsPerByte = 0;     ///< 1 / L2 bandwidth
+  double dramRefetchNsPerByte = 0; ///< per DRAM byte re-fetched after L2 eviction (session 8)
+  double l2NsPerLine = 0;     ///< per L1 → L2 load request line (session 8)
   double storeNsPerSector = 0; ///< per global store sector written into L2 (partial or whole)
   double lsuCyclesPerWavefront = 0; ///< L1/shared data-path cycles per wavefront, per SM
   double latencyNsPerRequest = 0;   ///< exposed DRAM latency per dependent load round of one warp

@@ -49,8 +49,10 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const auto &m = in.mem;
   f.blocksOnBusiestSm = perSm;
   f.loads = m.globalLoadRequests > 0 ? 1.0 : 0.0;
-  f.dramBytes = m.dramReadBytes + m.dramWriteBytes;
-  f.dramWriteShare = f.dramBytes > 0 ? m.dramWriteBytes / f.dramBytes : 0.0;
+  f.dramRefetchBytes = std::clamp(m.dramRefetchBytes, 0.0, m.dramReadBytes);
+  f.dramBytes = m.dramReadBytes - f.dramRefetchBytes + m.dramWriteBytes;
+  f.dramWriteShare = f.dramBytes + f.dramRefetchBytes > 0 ? m.dramWriteBytes / (f.dramBytes + f.dramRefetchBytes) : 0.0;
+  f.l2Lines = m.l2ReadLines;
   f.l2Bytes = 32.0 * (m.l2ReadSectors + m.globalStoreSectors);
   f.storeSectors = m.globalStoreSectors;
   // L1 tag lookups: one per distinct 128-byte line of a request (measured on the H200: 1, 8 and
@@ -135,7 +137,7 @@ void setDramUtilization(Features &f, double u) {
 
 double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec &d) {
   if (durationNs <= 0 || d.dramPeakBytesPerSecond <= 0) return 0;
-  return f.dramBytes / (durationNs * 1e-9 * d.dramPeakBytesPerSecond);
+  return (f.dramBytes + f.dramRefetchBytes) / (durationNs * 1e-9 * d.dramPeakBytesPerSecond);
 }
 
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c) {
@@ -180,7 +182,7 @@ TimePrediction predict(const Features &given, const DeviceSpec &d) {
   std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
   p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";
   p.durationNs = p.launchNs + combineTerms(p.termsNs, d.overlapP);
-  p.dramBytes = f.dramBytes;
+  p.dramBytes = f.dramBytes + f.dramRefetchBytes;
   if (p.durationNs > 0) p.dramBytesPerSecond = p.dramBytes / (p.durationNs * 1e-9);
   return p;
 }

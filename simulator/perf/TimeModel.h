@@ -66,6 +66,10 @@ struct MemoryCounts {
   double sharedWavefronts = 0;  ///< loads + stores
   double l2ReadSectors = 0;     ///< L1 → L2 read sectors (lts__t_sectors_srcunit_tex_op_read): L1 misses
   double dramReadBytes = 0, dramWriteBytes = 0;
+  /// Session 8: of dramReadBytes, re-reads fetched again after the L2 dropped them (model/
+  /// DramSectorModel.h: random gathers over tables larger than the L2), and the L1 → L2 load
+  /// requests (lines of a request that miss L1, summed; analysis/L1Reuse.h).
+  double dramRefetchBytes = 0, l2ReadLines = 0;
   /// Distinct 128-byte lines per warp request, summed (L1 tag lookups; L1 → L2 store
   /// transactions). 0: unknown, taken as max(requests, sectors / 4).
   double globalLoadLines = 0, globalStoreLines = 0;
@@ -115,7 +119,13 @@ struct Occupancy {
 
 /// Each limiter's feature: time (ns) = feature x its coefficient.
 struct Features {
-  double dramBytes = 0;         ///< × dramNsPerByte
+  double dramBytes = 0;         ///< × dramNsPerByte (re-fetches apart)
+  /// Session 8: DRAM bytes re-fetched after L2 eviction × dramRefetchNsPerByte (dram limiter):
+  /// scattered 64-byte fetches, which the H100 serves at 1.97 TB/s and the H200 at 2.72
+  /// (gather_rand_16M_t64M), not at the streaming rate; L1 → L2 load requests × l2NsPerLine (l2
+  /// limiter): 4-byte gathers from an L2-resident table, a line per lane, take 141 us for 16.8M on
+  /// the H100 where their bytes alone would take 70 (gather_rand_16M_t1M).
+  double dramRefetchBytes = 0, l2Lines = 0;
   double l2Bytes = 0;           ///< × l2NsPerByte
   double storeSectors = 0;      ///< global store sectors (L1 → L2 writes) × storeNsPerSector
   double lsuWavefrontNs = 0;    ///< busiest SM's wavefronts / clock (ns per cycle) × lsuCyclesPerWavefront
@@ -213,6 +223,8 @@ struct Column {
 };
 inline constexpr Column kColumns[] = {
     {0, &Features::dramBytes, &Coefficients::dramNsPerByte, "dramNsPerByte"},
+    {0, &Features::dramRefetchBytes, &Coefficients::dramRefetchNsPerByte, "dramRefetchNsPerByte"},
+    {1, &Features::l2Lines, &Coefficients::l2NsPerLine, "l2NsPerLine"},
     {1, &Features::l2Bytes, &Coefficients::l2NsPerByte, "l2NsPerByte"},
     {1, &Features::storeSectors, &Coefficients::storeNsPerSector, "storeNsPerSector"},
     {1, &Features::storeLines, &Coefficients::storeNsPerLine, "storeNsPerLine"},

@@ -85,3 +85,90 @@ TEST(DramFetchRule, SectorsCompletedByOtherWarpsNeedNoFill) {
 
 } // namespace
 } // namespace warplens::model
+
+namespace warplens::model {
+namespace {
+
+// L2 capacity (session 8), with an 8 KiB "L2" (64 lines of 128 B): a 64-byte unit read again after
+// more than 64 line reads since its last read is fetched again. Each read here is one line. The
+// rule applies only when the launch's data does not fit in the L2: each model first reads 300
+// other sectors (9600 B, 150 units), far away.
+TEST(DramCapacity, ReReadsBeyondTheL2AreFetchedAgain) {
+  auto arch = arch::loadArch("sm_90");
+  ASSERT_TRUE(arch.ok());
+  arch::ArchSpec small = arch.value();
+  small.l2Bytes = 8192;
+  ReuseClock clock;
+  DramSectorModel m(small);
+  m.setReuseClock(&clock);
+  auto one = [&](std::uint64_t addr) {
+    AccessEvent e = warp(Op::Load, addr, 0, 4); // all 32 lanes on one word: one sector read
+    m.onAccess(e);
+  };
+  const std::uint64_t a = 0x10000000ull;
+  auto spread = [&](DramSectorModel &d, std::uint64_t where = 0x800000) {
+    for (std::uint64_t k = 0; k < 300; ++k) d.onAccess(warp(Op::Load, a + where + 32 * k, 0, 4));
+  };
+  spread(m);
+  one(a);
+  one(a); // distance 1 read: a hit
+  for (std::uint64_t k = 1; k <= 70; ++k) one(a + 64 * k); // 70 other sectors, 64 B apart
+  one(a); // 71 lines since > 64: fetched again
+  EXPECT_EQ(m.refetches(), 1u);
+  EXPECT_EQ(m.bytesRead(), (150u + 71) * 64 + 64); // 150 + 71 distinct units + the re-fetch
+  one(a + 64 * 70); // read 2 reads ago: a hit
+  EXPECT_EQ(m.refetches(), 1u);
+  // The other sector of a unit read long ago: the unit is fetched again (it is not in the L2).
+  for (std::uint64_t k = 1; k <= 70; ++k) one(a + 0x100000 + 64 * k);
+  one(a + 64 * 5 + 32);
+  EXPECT_EQ(m.refetches(), 2u);
+  // Two workers on one clock (ticks taken one at a time here): the reads of both count; each
+  // counts its own re-fetches.
+  ReuseClock shared(1);
+  DramSectorModel w1(small), w2(small);
+  w1.setReuseClock(&shared), w2.setReuseClock(&shared);
+  spread(w1);
+  spread(w2, 0x900000); // other sectors than w1's
+  w1.onAccess(warp(Op::Load, a, 0, 4));
+  for (std::uint64_t k = 1; k <= 40; ++k) w2.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
+  w2.onAccess(warp(Op::Load, a, 0, 4)); // 41 lines since: a hit
+  for (std::uint64_t k = 1; k <= 70; ++k) w1.onAccess(warp(Op::Load, a + 64 * k, 0, 4)); // all hits (41 since)
+  w1.onAccess(warp(Op::Load, a, 0, 4)); // 71 reads since w2's: re-fetched
+  EXPECT_EQ(w1.refetches(), 1u);
+  EXPECT_EQ(w2.refetches(), 0u);
+  // A sampled run: distances times the sampling factor.
+  ReuseClock sc;
+  DramSectorModel sampled(small);
+  sampled.setReuseClock(&sc, 4);
+  spread(sampled);
+  sampled.onAccess(warp(Op::Load, a, 0, 4));
+  for (std::uint64_t k = 1; k <= 16; ++k) sampled.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
+  sampled.onAccess(warp(Op::Load, a, 0, 4)); // 17 lines x 4 > 64
+  EXPECT_EQ(sampled.refetches(), 1u);
+  // Workers take ticks in batches: a unit stamped by a later batch than the reader's is a read of
+  // about the same moment, not one 2^32 ticks ago.
+  ReuseClock batched(256);
+  ReuseClock::Cursor ca, cb;
+  EXPECT_EQ(batched.touch(1, true, ca), 0u);   // ca: ticks 1..256, now 1
+  EXPECT_EQ(batched.touch(7, true, cb), 0u);   // cb: ticks 257..512, stamps unit 7 with 257
+  EXPECT_EQ(batched.touch(7, true, ca), 0u);   // ca at tick 2: not 2^32 - 255 ticks
+  EXPECT_EQ(batched.touch(7, true, cb), 256u); // cb at 258 after ca's 2
+  // Data that fits in the L2: no re-fetch, however far apart the reads.
+  ReuseClock fc;
+  DramSectorModel fits(small);
+  fits.setReuseClock(&fc);
+  fits.onAccess(warp(Op::Load, a, 0, 4));
+  for (int pass = 0; pass < 3; ++pass)
+    for (std::uint64_t k = 1; k <= 100; ++k) fits.onAccess(warp(Op::Load, a + 64 * (k % 20), 0, 4));
+  fits.onAccess(warp(Op::Load, a, 0, 4)); // 301 line reads since, 21 units (1344 B) in all
+  EXPECT_EQ(fits.refetches(), 0u);
+  // Without a clock the rule is off.
+  DramSectorModel off(small);
+  off.onAccess(warp(Op::Load, a, 0, 4));
+  for (std::uint64_t k = 1; k <= 100; ++k) off.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
+  off.onAccess(warp(Op::Load, a, 0, 4));
+  EXPECT_EQ(off.refetches(), 0u);
+}
+
+} // namespace
+} // namespace warplens::model

@@ -87,20 +87,39 @@ TEST(IssueSim, DependentChainsAndOperandReads) {
   EXPECT_DOUBLE_EQ(m.fp64, 8);
 }
 
+// Stall counts: four independent FFMAs with a stall of 3 each keep a lone warp 12 cycles per pass;
+// three warps fill the gaps (4 cycles per warp pass, issue-bound); a 13-cycle stall before a
+// branch adds 12 cycles to a lone warp's pass.
+TEST(IssueSim, StallCounts) {
+  std::vector<SimInstruction> body;
+  for (int r = 0; r < 4; ++r) body.push_back(op("FFMA", {100}, {r})), body.back().stall = 3;
+  EXPECT_DOUBLE_EQ(simulateIssue(body, 1).cycles, 12);
+  EXPECT_DOUBLE_EQ(simulateIssue(body, 3).cycles, 4);
+  for (auto &b : body) b.stall = 1;
+  body.back().stall = 13;
+  EXPECT_DOUBLE_EQ(simulateIssue(body, 1).cycles, 16);
+}
+
 // Block scheduler by hand: 2 SMs of one slot, rate 1.
 TEST(BlockSchedule, MakespanByHand) {
   auto one = [](unsigned) { return 1.0; };
+  auto four = [](unsigned) { return 4.0; };
   // [4,1,1,1,1]: SM0 runs block 0 (4); SM1 runs blocks 1..4 one after another: 4.
   EXPECT_DOUBLE_EQ(blockMakespan({{4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}}, 2, 1, one, 0), 4);
   // [1,1,1,4]: blocks 2 and 3 start at 1; block 3 ends at 5.
   EXPECT_DOUBLE_EQ(blockMakespan({{1, 0}, {1, 0}, {1, 0}, {4, 0}}, 2, 1, one, 0), 5);
   // Even blocks of 1.75: two per SM, 3.5; the imbalance 5 / 3.5.
-  EXPECT_NEAR(blockImbalance({1, 1, 1, 4}, {0, 0, 0, 0}, 2, 1, one, 0), 5 / 3.5, 1e-12);
-  EXPECT_DOUBLE_EQ(blockImbalance({3, 3, 3, 3}, {1, 1, 1, 1}, 2, 1, one, 1), 1.0);
+  EXPECT_NEAR(blockImbalance({1, 1, 1, 4}, {0, 0, 0, 0}, 1, 2, 1, one, 0), 5 / 3.5, 1e-12);
+  EXPECT_DOUBLE_EQ(blockImbalance({3, 3, 3, 3}, {1, 1, 1, 1}, 3, 2, 1, one, 1), 1.0);
+  // Even blocks of three warps at 1 cycle per instruction each: a block takes at most 3 per cycle.
+  // With rate 1 per SM the SM is the limit either way: no stretch. With rate 4, even warps run at
+  // their cap 3 (a block of 3 takes 1 cycle, two per SM: 2); one warp doing all 3 runs at 1 per
+  // cycle (3 cycles a block, 6 in all): 3 times longer.
+  EXPECT_DOUBLE_EQ(blockImbalance({3, 3, 3, 3}, {3, 3, 3, 3}, 3, 2, 1, one, 1), 1.0);
+  EXPECT_NEAR(blockImbalance({3, 3, 3, 3}, {3, 3, 3, 3}, 3, 2, 1, four, 1), 3.0, 1e-9);
   // One SM, two slots, rate 4 shared: block A (work 8, longest warp 8 at 1 cycle per instruction:
   // at most 1 per cycle), block B (work 8, longest 1: at most 8 per cycle). A takes 1, B the other
   // 3 until it ends at 8/3; then A alone at its cap 1: ends at 8.
-  auto four = [](unsigned) { return 4.0; };
   EXPECT_NEAR(blockMakespan({{8, 8}, {8, 1}}, 1, 2, four, 1), 8, 1e-9);
   // Without the caps they share equally: 2 each, both end at 4.
   EXPECT_NEAR(blockMakespan({{8, 0}, {8, 0}}, 1, 2, four, 0), 4, 1e-9);
