@@ -57,7 +57,7 @@ wl_time_heldout(heldout4 0.6 0.6)
 # Fifth held-out set (kernels/timing/heldout5.json, written blind by a second helper in session 7;
 # predicted with the model of b4944e0 before measurement: validation/time/heldout5_blind_predictions.json):
 # 7/14 on both GPUs blind, 8/14 after the multi-function-unit opcodes (POPC, conversions) it prompted.
-# Session 8: 10/14 (H100), 9/14 (H200).
+# Session 8: 11/14 (H100), 9/14 (H200).
 wl_time_heldout(heldout5 0.6 0.6)
 # Sixth held-out set (kernels/timing/heldout6.json, written blind by a helper in session 8;
 # predicted with the issue-simulation model e6d012c before measurement:
