@@ -89,4 +89,19 @@ double blockImbalance(const std::vector<std::uint32_t> &work, const std::vector<
   return even > 0 ? std::max(1.0, blockMakespan(b, sms, slots, rate, loneCycles) / even) : 1.0;
 }
 
+double latencyImbalance(const std::vector<std::uint32_t> &longest, unsigned sms, unsigned slots) {
+  if (longest.empty() || longest.size() > (std::size_t(1) << 20) || sms == 0 || slots == 0) return 1.0;
+  const auto [lo, hi] = std::minmax_element(longest.begin(), longest.end());
+  if (*hi <= *lo * 1.02 + 1) return 1.0;
+  // A block at one unit per cycle (its cap: work = longest, one warp's worth per cycle), the SM's
+  // rate never the limit.
+  auto unlimited = [](unsigned) { return std::numeric_limits<double>::infinity(); };
+  std::vector<BlockWork> b(longest.size());
+  double mean = 0;
+  for (std::size_t i = 0; i < longest.size(); ++i) b[i] = {double(longest[i]), double(longest[i])}, mean += double(longest[i]);
+  mean /= double(b.size());
+  const double even = blockMakespan(std::vector<BlockWork>(b.size(), {mean, mean}), sms, slots, unlimited, 1.0);
+  return even > 0 ? std::max(1.0, blockMakespan(b, sms, slots, unlimited, 1.0) / even) : 1.0;
+}
+
 } // namespace warplens::analysis

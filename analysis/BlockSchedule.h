@@ -38,4 +38,15 @@ double blockImbalance(const std::vector<std::uint32_t> &work, const std::vector<
                       unsigned warpsPerBlock, unsigned sms, unsigned slots, const std::function<double(unsigned)> &rate,
                       double loneCycles);
 
+/// Session 9: the latency limiter's stretch from uneven blocks. A block whose warps wait on memory
+/// (dependent load rounds) lasts as long as its longest warp, whatever else runs on its SM; blocks go
+/// to SMs in launch order as slots free. Returns makespan(block i lasting longest[i]) /
+/// makespan(every block lasting the mean of `longest`): 1 for even blocks; heldout6's triangular
+/// matrix-vector product (block i sums i + 1 elements, 2048 blocks all resident at once) waits for
+/// its last row's 16 rounds, twice the mean (ncu: 43.9 long-scoreboard stall cycles per issued
+/// instruction, SMs active 14.0K of 19.8K cycles on average, H100 2026-11-24). Only differences
+/// between blocks count (a block's own longest warp against its mean is left to the compute side).
+/// 1 when `longest` is empty or has over 2^20 blocks.
+double latencyImbalance(const std::vector<std::uint32_t> &longest, unsigned sms, unsigned slots);
+
 } // namespace warplens::analysis

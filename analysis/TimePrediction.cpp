@@ -31,12 +31,6 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-/// Pipe predicates: the opcode table (OpcodeTiming.h).
-bool aluPipe(const std::string &opcode) { return isAluPipe(opcode); }
-bool fp64Pipe(const std::string &opcode) { return isFp64Pipe(opcode); }
-bool xuPipe(const std::string &opcode) { return isXuPipe(opcode); }
-bool fmaPipe(const std::string &opcode) { return isFmaPipe(opcode); }
-
 /// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here).
 void registersIn(std::string_view ops, std::vector<int> &out) {
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -191,7 +185,7 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
     if (ins.opcode.empty() || ins.opcode == "NOP") continue;
     Block &b = blocks.back();
     b.n += 1;
-    b.fma += fmaPipe(ins.opcode) ? 1 : 0;
+    b.fma += isFmaPipe(ins.opcode) ? 1 : 0;
     if (auto it = executedAt.find(ins.pc); it != executedAt.end()) b.count = std::max(b.count, it->second);
     bool ends = false;
     for (const char *p : {"BRA", "BRX", "JMP", "EXIT", "RET"}) ends = ends || startsWith(ins.opcode, p);
@@ -306,7 +300,10 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
           predicatesIn(src, in);
           predicatesIn(guard, in);
           for (int r : in) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
-          if (fmaPipe(ins.opcode) && registersRead(src) >= 3) si.issueCycles = 2;
+          if (isFmaPipe(ins.opcode) && registersRead(src) >= 3) si.issueCycles = 2;
+          // FP64 operands are register pairs: two reads each, at the same two register reads per
+          // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
+          if (isFp64Pipe(ins.opcode)) si.issueCycles = std::max(1, registersRead(src));
           if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
@@ -315,14 +312,14 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         const double n = countAt(ins.pc);
         listed += n;
         mix.dependentCycles += n * gap;
-        if (fmaPipe(ins.opcode)) {
+        if (isFmaPipe(ins.opcode)) {
           mix.fma += n;
           if (registersRead(src) >= 3) mix.operandStalls += n;
         }
         if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
-        if (aluPipe(ins.opcode)) mix.alu += n;
-        if (fp64Pipe(ins.opcode)) mix.fp64 += n;
-        if (xuPipe(ins.opcode)) mix.xu += n;
+        if (isAluPipe(ins.opcode)) mix.alu += n;
+        if (isFp64Pipe(ins.opcode)) mix.fp64 += n;
+        if (isXuPipe(ins.opcode)) mix.xu += n;
         if (startsWith(ins.opcode, "BAR") && !startsWith(ins.opcode, "BAR.ARV")) mix.barriers += n;
       }
     // The sub-partition's cycles for the block's executions, per resident warp count; blocks with
@@ -422,7 +419,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
         for (const auto &i : fn->instructions) {
           if (i.opcode.empty() || i.opcode == "NOP") continue;
           ++n;
-          fma += fmaPipe(i.opcode);
+          fma += isFmaPipe(i.opcode);
         }
         if (n) fmaShare = double(fma) / double(n);
         loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds,
@@ -511,6 +508,10 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, o.warpsPerBlock, device->sms, o.blocksPerSm, rate,
                                            in.mix.simCycles[0] / in.mix.warpInstructions);
   }
+  if (!blockLongestWarp.empty()) {
+    const perf::Occupancy o = perf::occupancy(in.shape, device.value());
+    in.mix.latencyImbalance = latencyImbalance(blockLongestWarp, device->sms, o.blocksPerSm);
+  }
   perf::TimePrediction p = perf::predict(in, device.value());
   result.metrics["gpu__time_duration.sum"] = p.durationNs;
   result.metrics["dram__bytes.sum.per_second"] = p.dramBytesPerSecond;
@@ -537,6 +538,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"issue_sim_cycles", in.mix.simCycles},
                  {"issue_sim_bound", in.mix.simBound},
                  {"block_imbalance", in.mix.blockImbalance},
+                 {"latency_imbalance", in.mix.latencyImbalance},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"dram_refetch_bytes", in.mem.dramRefetchBytes},

@@ -101,7 +101,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   if (warps > 0) f.barrierWaves = in.mix.barriers / warps * rounds;
   const double loadRounds = m.loadRounds > 0 ? m.loadRounds : m.globalLoadRequests;
   if (warps > 0 && loadRounds > 0) {
-    const double perWarp = loadRounds / warps * rounds;
+    const double perWarp = loadRounds / warps * rounds * std::max(1.0, in.mix.latencyImbalance);
     // Where a round of loads is served: it waits for its slowest sector. L1: the sector-level
     // miss fraction (L1 misses / sectors requested) taken as independent over the round's sectors
     // (streams touch new lines all along); L2: the fraction of L1 misses that the DRAM serves

@@ -56,6 +56,9 @@ struct InstructionMix {
   /// Session 8: the issue time's stretch from uneven work per block (analysis/BlockSchedule.h):
   /// makespan of the blocks as the engine counted them / of even blocks; 1 when even or unknown.
   double blockImbalance = 1;
+  /// Session 9: the latency limiter's stretch from uneven blocks (analysis/BlockSchedule.h
+  /// latencyImbalance): the last blocks' longest warps against the mean; 1 when even or unknown.
+  double latencyImbalance = 1;
   std::string source;             ///< "measured", "estimated: ...", "sass engine"
 };
 

@@ -100,6 +100,20 @@ TEST(IssueSim, StallCounts) {
   EXPECT_DOUBLE_EQ(simulateIssue(body, 1).cycles, 16);
 }
 
+// Latency-bound blocks by hand: a block lasts its longest warp, SMs never the limit.
+TEST(BlockSchedule, LatencyImbalanceByHand) {
+  // 2 SMs of one slot: [1,1,1,4]: blocks 2 and 3 start at 1, block 3 ends at 5; even blocks of
+  // 1.75, two per SM: 3.5.
+  EXPECT_NEAR(latencyImbalance({1, 1, 1, 4}, 2, 1), 5 / 3.5, 1e-12);
+  // [4,1,1,1,1]: 4 (SM1 runs the four short ones meanwhile); even blocks of 1.6, three on SM0:
+  // 4.8, longer: never below 1.
+  EXPECT_DOUBLE_EQ(latencyImbalance({4, 1, 1, 1, 1}, 2, 1), 1.0);
+  // Triangular, all resident (2 SMs of two slots): the last block's 4 against the mean 2.5.
+  EXPECT_NEAR(latencyImbalance({1, 2, 3, 4}, 2, 2), 4 / 2.5, 1e-12);
+  EXPECT_DOUBLE_EQ(latencyImbalance({3, 3, 3, 3}, 2, 2), 1.0);
+  EXPECT_DOUBLE_EQ(latencyImbalance({}, 2, 2), 1.0);
+}
+
 // Block scheduler by hand: 2 SMs of one slot, rate 1.
 TEST(BlockSchedule, MakespanByHand) {
   auto one = [](unsigned) { return 1.0; };

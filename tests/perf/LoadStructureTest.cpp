@@ -343,6 +343,26 @@ TEST(InstructionMix, Fp64AndSpecialFunctionPipes) {
   EXPECT_DOUBLE_EQ(mix.barriers, 4);
 }
 
+// FP64 operands are register pairs read two registers per cycle: a DFMA of three unreused
+// operands holds the issue slot 3 cycles, one reading a reused operand and one register 1, a DMUL
+// of two 2 (ncu, H100 2026-11-24: cheb_clenshaw's FP64 pipe 61% busy at 80.5K active cycles per
+// sub-partition for 24.8K FP64 and 20.0K other instructions).
+TEST(InstructionMix, Fp64OperandPairsTakeIssueCycles) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}};
+  fn.instructions = {
+      ins(0x00, "DFMA R4, R6, R8, R10 ;"),     // three pairs: 3 issue cycles
+      ins(0x10, "DADD R12, R14.reuse, R16 ;"), // one pair from the register file: 1
+      ins(0x20, "DMUL R18, R20, R22 ;"),       // two pairs: 2
+      ins(0x30, "EXIT ;"),                     // 1
+  };
+  PerPcMix mix = mixFromCounts(fn, {10, 10, 10, 10}, 40);
+  for (unsigned w : {1u, 16u}) {
+    EXPECT_DOUBLE_EQ(mix.sim[w - 1].issue, 10.0 * (3 + 1 + 2 + 1)) << w;
+    EXPECT_DOUBLE_EQ(mix.sim[w - 1].fp64, 10.0 * 3 * 2) << w; // the pipe: 2 cycles each
+  }
+}
+
 TEST(L1Reuse, AtomicsCountLaneOperationsAndTheBusiestLine) {
   L1ReuseListener fast, replay;
   // Block 0: a RED by 32 lanes on one word (byte 4096: 32 serial steps on its unit), one by 32

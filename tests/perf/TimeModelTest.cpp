@@ -235,6 +235,24 @@ TEST(TimeModel, ComputeShuffleAndAtomicColumns) {
   EXPECT_NEAR(features(in, d).computeNs, 1.25 * f.computeNs, 1e-6);
 }
 
+// Session 9: uneven latency-bound blocks stretch every latency round count alike.
+TEST(TimeModel, LatencyImbalanceStretchesTheRounds) {
+  const DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 256, 16, 0); // one block per SM, 8 warps each
+  in.mem.globalLoadRequests = 132 * 8 * 10.0;
+  in.mem.globalLoadSectors = 132 * 8 * 10.0 * 4;
+  in.mem.loadRounds = 132 * 8 * 10.0; // 10 rounds per warp
+  const Features even = features(in, d);
+  in.mix.latencyImbalance = 1.5;
+  const Features uneven = features(in, d);
+  EXPECT_GT(even.latencyRequests + even.latencyL2Rounds + even.latencyL1Rounds, 0);
+  EXPECT_NEAR(uneven.latencyRequests, 1.5 * even.latencyRequests, 1e-9);
+  EXPECT_NEAR(uneven.latencyL2Rounds, 1.5 * even.latencyL2Rounds, 1e-9);
+  EXPECT_NEAR(uneven.latencyL1Rounds, 1.5 * even.latencyL1Rounds, 1e-9);
+  EXPECT_NEAR(even.latencyRequests + even.latencyL2Rounds + even.latencyL1Rounds, 10.0, 1e-9);
+}
+
 TEST(TimeModel, L1TermCountsLinesPerRequest) {
   const DeviceSpec d = h100();
   TimeInputs in;
