@@ -68,6 +68,10 @@ wl_time_heldout(heldout6 0.7 0.7)
 # 8; predicted with the final model 5a3ba58 before measurement: validation/time/heldout7_blind_predictions.json,
 # measured H100 00:30, H200 00:31 UTC 2026-11-24): blind 11/14 on both GPUs.
 wl_time_heldout(heldout7 0.75 0.75)
+# Eighth held-out set (kernels/timing/heldout8.json, written blind by a helper in session 9; predicted
+# with the model of ac7b0b5 before measurement: validation/time/heldout8_blind_predictions.json,
+# measured H100 01:59, H200 02:00 UTC 2026-11-24): blind 10/14 on both GPUs.
+wl_time_heldout(heldout8 0.7 0.7)
 foreach(_cfg "h100;h100_sxm;0.95" "h200;h200;0.95")
   list(GET _cfg 0 _dir)
   list(GET _cfg 1 _dev)
