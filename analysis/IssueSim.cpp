@@ -10,31 +10,33 @@ namespace warplens::analysis {
 
 IssueStats &IssueStats::operator+=(const IssueStats &o) {
   cycles += o.cycles, issue += o.issue, fmaHeavy += o.fmaHeavy, fmaLite += o.fmaLite;
-  alu += o.alu, fp64 += o.fp64, xu += o.xu;
+  alu += o.alu, fp64 += o.fp64, xu += o.xu, mio += o.mio;
   return *this;
 }
 
 IssueStats IssueStats::scaled(double k) const {
   IssueStats s = *this;
   s.cycles *= k, s.issue *= k, s.fmaHeavy *= k, s.fmaLite *= k, s.alu *= k, s.fp64 *= k, s.xu *= k;
+  s.mio *= k;
   return s;
 }
 
 std::string IssueStats::bound() const {
   if (cycles <= 0) return "issue";
   const double fma = std::max(fmaHeavy, 0.5 * (fmaHeavy + fmaLite));
-  const std::pair<double, const char *> busy[] = {{issue, "issue"}, {fma, "fma"}, {alu, "alu"}, {fp64, "fp64"}, {xu, "xu"}};
+  const std::pair<double, const char *> busy[] = {{issue, "issue"}, {fma, "fma"}, {alu, "alu"},
+                                                  {fp64, "fp64"},   {xu, "xu"},   {mio, "l1/shared"}};
   const auto *top = std::max_element(std::begin(busy), std::end(busy),
                                      [](const auto &a, const auto &b) { return a.first < b.first; });
   return top->first >= 0.6 * cycles ? top->second : "dependency";
 }
 
-IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps) {
-  IssueStats out;
+namespace {
+
+/// Every warp runs the block `reps` times; returns the cycle at which the last instruction has
+/// issued and the shared data path has taken the last wavefronts, the busy cycles in `out`.
+std::int64_t runReps(const std::vector<SimInstruction> &body, unsigned warps, unsigned reps, IssueStats &out) {
   const std::size_t n = body.size();
-  if (n == 0 || warps == 0) return out;
-  // Enough repetitions for a steady state, bounded work for long straight-line blocks.
-  const unsigned reps = n >= 400 ? 2u : std::clamp(static_cast<unsigned>(1200 / n), 2u, 8u);
   constexpr int kRegs = 256 + 8;
   struct Warp {
     std::size_t k = 0;
@@ -43,8 +45,8 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
     std::array<std::int64_t, kRegs> ready{};
   };
   std::vector<Warp> ws(warps);
-  std::int64_t t = 0, issueFree = 0, heavy = 0, lite = 0, alu = 0, fp64 = 0, xu = 0, warmAt = -1;
-  const std::uint64_t total = std::uint64_t(warps) * reps * n, warm = std::uint64_t(warps) * n;
+  std::int64_t t = 0, issueFree = 0, heavy = 0, lite = 0, alu = 0, fp64 = 0, xu = 0, mio = 0;
+  const std::uint64_t total = std::uint64_t(warps) * reps * n;
   std::uint64_t issued = 0;
   unsigned rr = 0;
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
@@ -80,32 +82,55 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
       // Issue.
       did = true;
       rr = w + 1;
-      const bool counted = issued >= warm;
       const std::int64_t busy = ins.timing.pipeCycles;
       switch (ins.timing.pipe) {
       case Pipe::Fma:
-        if (lite <= t) lite = t + busy, out.fmaLite += counted ? busy : 0;
-        else heavy = t + busy, out.fmaHeavy += counted ? busy : 0;
+        if (lite <= t) lite = t + busy, out.fmaLite += busy;
+        else heavy = t + busy, out.fmaHeavy += busy;
         break;
-      case Pipe::FmaHeavy: heavy = t + busy, out.fmaHeavy += counted ? busy : 0; break;
-      case Pipe::Alu: alu = t + busy, out.alu += counted ? busy : 0; break;
-      case Pipe::Fp64: fp64 = t + busy, out.fp64 += counted ? busy : 0; break;
-      case Pipe::Xu: xu = t + busy, out.xu += counted ? busy : 0; break;
+      case Pipe::FmaHeavy: heavy = t + busy, out.fmaHeavy += busy; break;
+      case Pipe::Alu: alu = t + busy, out.alu += busy; break;
+      case Pipe::Fp64: fp64 = t + busy, out.fp64 += busy; break;
+      case Pipe::Xu: xu = t + busy, out.xu += busy; break;
       case Pipe::None: break;
       }
       issueFree = t + ins.issueCycles;
-      if (counted) out.issue += ins.issueCycles;
-      for (int r : ins.writes) wp.ready[static_cast<std::size_t>(r)] = t + ins.timing.latency;
+      out.issue += ins.issueCycles;
+      std::int64_t readyAt = t + ins.timing.latency;
+      if (ins.mioCycles > 0) {
+        // The shared data path in order: this instruction's wavefronts after the queued ones.
+        const std::int64_t start = std::max(t, mio);
+        mio = start + ins.mioCycles;
+        readyAt = start + ins.timing.latency;
+        out.mio += ins.mioCycles;
+      }
+      for (int r : ins.writes) wp.ready[static_cast<std::size_t>(r)] = readyAt;
       wp.next = t + std::max(1, ins.stall);
       if (++wp.k == n) wp.k = 0, ++wp.rep;
-      if (++issued == warm) warmAt = t + 1;
+      ++issued;
     }
     if (!did) t = next == kNever ? t + 1 : std::max(t + 1, next);
     else ++t;
   }
-  const double execs = double(warps) * (reps - 1);
-  out.cycles = static_cast<double>(t - warmAt);
-  return out.scaled(1.0 / execs);
+  return std::max(t, mio);
+}
+
+} // namespace
+
+IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps) {
+  IssueStats out;
+  const std::size_t n = body.size();
+  if (n == 0 || warps == 0) return out;
+  // Enough repetitions for a steady state, bounded work for long straight-line blocks. The steady
+  // state's cycles per execution: the difference between `reps` and half as many repetitions (the
+  // start-up, the first round's latencies and queues, cancels).
+  const unsigned reps = n >= 400 ? 2u : std::clamp(static_cast<unsigned>(1200 / n), 2u, 8u), half = reps / 2;
+  IssueStats scratch;
+  const std::int64_t longRun = runReps(body, warps, reps, out), shortRun = runReps(body, warps, half, scratch);
+  // Busy cycles: every execution alike (per instruction, fixed).
+  out = out.scaled(1.0 / (double(warps) * reps));
+  out.cycles = static_cast<double>(longRun - shortRun) / (double(warps) * (reps - half));
+  return out;
 }
 
 } // namespace warplens::analysis

@@ -10,8 +10,12 @@
 /// f64: FP64 pipe and issue each ~48K cycles per sub-partition, measured 67.7K active cycles;
 /// black_scholes 1.22x its issue time), while one-pipe kernels run at the pipe's rate (fma_chains
 /// at 98.7% issue): no fixed combination of per-pipe totals fits both, the interleaving does.
-/// Left out: memory latency (the time model's load rounds), barriers, divergence within a block,
-/// register-bank conflicts other than the three-register FMA reads.
+/// Session 9: shared-memory instructions hold the sub-partition's share of the SM's shared data path
+/// (kMioCyclesPerWavefront per wavefront) and their results wait for it: shared work and the
+/// instructions waiting on it no longer overlap for free (matmul_tiled16, blelloch_scan,
+/// oddeven_sort and edit_distance ran at 0.8-0.9 of the sum of their shared and issue times).
+/// Left out: global memory latency (the time model's load rounds), barriers, divergence within a
+/// block, register-bank conflicts other than the FMA and FP64 operand reads.
 #pragma once
 
 #include "analysis/OpcodeTiming.h"
@@ -30,6 +34,10 @@ struct SimInstruction {
   /// 16-instruction iteration by its stall counts (13 after the predicate compare a branch reads),
   /// measured 3.3 cycles per instruction (ncu issue stall reasons, H200 2026-11-23).
   int stall = 1;
+  /// Session 9: shared-memory instructions (LDS, STS, ATOMS, LDSM): the sub-partition's share of
+  /// the SM's shared-memory data path they hold, kMioCyclesPerWavefront per wavefront (0: none).
+  /// Their results come `latency` cycles after they enter it, later when earlier ones queue.
+  int mioCycles = 0;
   std::vector<int> reads;  ///< registers R<n> as n, predicates P<n> as 256 + n
   std::vector<int> writes;
 };
@@ -40,10 +48,12 @@ struct IssueStats {
   double cycles = 0;
   double issue = 0;              ///< issue-slot cycles
   double fmaHeavy = 0, fmaLite = 0, alu = 0, fp64 = 0, xu = 0; ///< pipe-busy cycles
+  double mio = 0; ///< shared-memory data path busy (the sub-partition's share)
   IssueStats &operator+=(const IssueStats &o);
   IssueStats scaled(double k) const;
-  /// The resource the cycles go to: "issue", "fma", "alu", "fp64", "xu" when one is busy at least
-  /// 60% of them, else "dependency" (warps waiting on their inputs).
+  /// The resource the cycles go to: "issue", "fma", "alu", "fp64", "xu", "l1/shared" (the shared
+  /// data path) when one is busy at least 60% of them, else "dependency" (warps waiting on their
+  /// inputs).
   std::string bound() const;
 };
 
@@ -51,5 +61,9 @@ IssueStats simulateIssue(const std::vector<SimInstruction> &body, unsigned warps
 
 /// Sub-partition warps simulated: 1 .. kMaxSimWarps (sm_90: 64 warps per SM, 4 sub-partitions).
 inline constexpr unsigned kMaxSimWarps = 16;
+/// The SM's shared-memory data path takes one wavefront per cycle (128 bytes; the fitted
+/// lsuCyclesPerWavefront of sessions 5-8 is 1.02 on both GPUs), shared by its four sub-partitions
+/// running alike: a sub-partition's wavefront holds it 4 of its cycles.
+inline constexpr int kMioCyclesPerWavefront = 4;
 
 } // namespace warplens::analysis

@@ -223,7 +223,8 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
 int issueLatency(std::string_view opcode) { return opcodeTiming(opcode).latency; }
 
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions,
-                       const std::vector<std::uint8_t> &stalls) {
+                       const std::vector<std::uint8_t> &stalls, const std::map<std::uint64_t, double> &lsuWavefronts,
+                       double mioCyclesPerWavefront) {
   PerPcMix mix;
   double listed = 0, total = 0;
   for (std::uint64_t c : perPc) total += static_cast<double>(c);
@@ -305,6 +306,10 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
           // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
           if (isFp64Pipe(ins.opcode)) si.issueCycles = std::max(1, registersRead(src));
           if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
+          if (auto it = lsuWavefronts.find(ins.pc); it != lsuWavefronts.end() && it->second > 0) {
+            si.mioCycles = std::max(1, static_cast<int>(std::lround(mioCyclesPerWavefront * it->second)));
+            mix.lsuInSim = true;
+          }
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
           continue;
@@ -425,9 +430,36 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
         loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds,
                                   missShareByPc.empty() ? nullptr : &missShareByPc, &missRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
-        if (!warpInstrPerPc.empty())
+        if (!warpInstrPerPc.empty()) {
+          // L1 data-path wavefronts per execution by pc: shared memory (the L1 counter's rule
+          // where it differs), global loads and stores at the launch's wavefronts (loads) and
+          // lines (stores) per request (L1Reuse.h), the time model's l1/shared column of sessions 5-8.
+          double ldReq = 0, stReq = 0;
+          for (const auto &r : result.instructions)
+            if (r.space == "global" && r.op == "ld") ldReq += static_cast<double>(r.requests);
+            else if (r.space == "global" && r.op == "st") stReq += static_cast<double>(r.requests);
+          const double ldWf = ldReq > 0 ? static_cast<double>(reuse.loadWavefronts()) / ldReq : 0.0;
+          const double stWf = stReq > 0 ? static_cast<double>(reuse.storeLines()) / stReq : 0.0;
+          std::map<std::uint64_t, double> lsuWf;
+          for (const auto &r : result.instructions) {
+            if (!r.sassPc || r.executed == 0) continue;
+            const double exec = static_cast<double>(r.executed);
+            if (r.space == "shared")
+              lsuWf[*r.sassPc] += static_cast<double>(r.wavefrontsHw ? r.wavefrontsHw : r.wavefronts) / exec;
+            else if (r.space == "global" && r.op == "ld")
+              lsuWf[*r.sassPc] += ldWf * static_cast<double>(r.requests) / exec;
+            else if (r.space == "global" && r.op == "st")
+              lsuWf[*r.sassPc] += stWf * static_cast<double>(r.requests) / exec;
+          }
+          // The sub-partitions sharing an SM's L1 data path: its resident warps, at most 4.
+          const perf::Occupancy o = perf::occupancy(in.shape, device.value());
+          const double gridBlocks = double(spec.grid[0]) * spec.grid[1] * spec.grid[2];
+          const double smWarps = std::min<double>(o.blocksPerSm ? o.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms)) *
+                                 o.warpsPerBlock;
+          const double sharing = std::clamp(smWarps, 1.0, double(std::max(1u, device->subPartitions)));
           perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions),
-                                options.sass == "auto" ? stalls : std::vector<std::uint8_t>{});
+                                options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf, sharing);
+        }
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
@@ -477,6 +509,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.fp64PipeInstructions = perPc.fp64;
     in.mix.xuPipeInstructions = perPc.xu;
     in.mix.barriers = perPc.barriers;
+    in.mix.simCoversLsu = perPc.lsuInSim;
     for (const IssueStats &s : perPc.sim) {
       in.mix.simCycles.push_back(s.cycles);
       in.mix.simBound.push_back(s.bound());
@@ -539,6 +572,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"issue_sim_bound", in.mix.simBound},
                  {"block_imbalance", in.mix.blockImbalance},
                  {"latency_imbalance", in.mix.latencyImbalance},
+                 {"issue_sim_lsu", in.mix.simCoversLsu},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"dram_refetch_bytes", in.mem.dramRefetchBytes},

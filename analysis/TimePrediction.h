@@ -58,11 +58,18 @@ struct PerPcMix {
   /// sub-partition cycles for all executed instructions (IssueSim.h; blocks as executed, callees
   /// a cycle per instruction), to be divided over the sub-partitions that run them.
   std::array<IssueStats, kMaxSimWarps> sim{};
+  bool lsuInSim = false; ///< some instruction's L1 wavefronts went into `sim`
   bool known = false;
 };
 /// `stalls` (optional, per pc / 16): the cubin's stall counts, which the issue simulation obeys.
+/// `lsuWavefronts` (optional, by pc): L1 data-path wavefronts per execution of the instruction
+/// (shared memory; global loads and stores), which hold the simulated sub-partition's share of the
+/// SM's L1 data path (IssueSim.h), `mioCyclesPerWavefront` of its cycles each: the sub-partitions
+/// sharing the SM's path (min(4, resident warps per SM)).
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions,
-                       const std::vector<std::uint8_t> &stalls = {});
+                       const std::vector<std::uint8_t> &stalls = {},
+                       const std::map<std::uint64_t, double> &lsuWavefronts = {},
+                       double mioCyclesPerWavefront = kMioCyclesPerWavefront);
 /// Cycles until an instruction's result can feed a dependent one (sm_90, by opcode prefix).
 int issueLatency(std::string_view opcode);
 

@@ -66,6 +66,7 @@ struct Structure {
   std::vector<double> simCyclesPerInst;
   std::vector<std::string> simBound;
   double blockImbalance = 1, latencyImbalance = 1;
+  bool simCoversLsu = false;
   /// Session 8: L1-miss lines per global load request; DRAM re-fetch share of the DRAM bytes read.
   double missLinesPerLoadRequest = 0, refetchShare = 0;
 };
@@ -100,6 +101,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
   in.mix.blockImbalance = i.value("block_imbalance", 1.0);
   in.mix.latencyImbalance = i.value("latency_imbalance", 1.0);
+  in.mix.simCoversLsu = i.value("issue_sim_lsu", false);
   in.mem.atomicFloatShare = i.value("atomic_float_share", 1.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);
@@ -175,6 +177,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mix.simBound = it->second.simBound;
     in.mix.blockImbalance = it->second.blockImbalance;
     in.mix.latencyImbalance = it->second.latencyImbalance;
+    in.mix.simCoversLsu = it->second.simCoversLsu;
     in.mem.l2ReadLines = it->second.missLinesPerLoadRequest * in.mem.globalLoadRequests;
     in.mem.dramRefetchBytes = it->second.refetchShare * in.mem.dramReadBytes;
     in.mem.atomicFloatShare = it->second.atomicFloatShare;
@@ -316,7 +319,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "barriers", "warp_instructions"),
                            i.value("atomic_float_share", 1.0),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0,
-                           {}, {}, 1.0, 1.0, 0.0, 0.0};
+                           {}, {}, 1.0, 1.0, false, 0.0, 0.0};
       Structure &st = structure[r.name];
       const double inst = i.value("warp_instructions", 0.0);
       if (inst > 0)
@@ -324,6 +327,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       st.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
       st.blockImbalance = i.value("block_imbalance", 1.0);
       st.latencyImbalance = i.value("latency_imbalance", 1.0);
+      st.simCoversLsu = i.value("issue_sim_lsu", false);
       st.missLinesPerLoadRequest = ratio(i, "l1_miss_lines", "global_load_requests");
       st.refetchShare = ratio(i, "dram_refetch_bytes", "dram_read_bytes");
     }

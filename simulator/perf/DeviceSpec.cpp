@@ -32,6 +32,7 @@ const NumField kNumFields[] = {
     {"sms", nullptr, &DeviceSpec::sms},
     {"smClockHz", &DeviceSpec::smClockHz, nullptr},
     {"overlapP", &DeviceSpec::overlapP, nullptr, false},
+    {"overlapLatencyP", &DeviceSpec::overlapLatencyP, nullptr, false},
     {"dramPeakBytesPerSecond", &DeviceSpec::dramPeakBytesPerSecond, nullptr},
     {"subPartitions", nullptr, &DeviceSpec::subPartitions, false},
     {"maxWarpsPerSm", nullptr, &DeviceSpec::maxWarpsPerSm, false},

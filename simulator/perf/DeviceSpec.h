@@ -72,6 +72,8 @@ struct DeviceSpec {
   /// How limiters overlap: 0 = the largest wins outright; p > 0 = their p-norm (limiters of
   /// comparable size add partly). Chosen on the fit set (CALIBRATION.md), not fitted by NNLS.
   double overlapP = 0;
+  /// Session 9: the norm of the latency term with the warps' own work (combineTerms' q); 0 = overlapP.
+  double overlapLatencyP = 0;
   Coefficients coef;
   std::string fitted;      ///< where the coefficients come from (fit command, data, date)
   std::string source;      ///< citations for the hardware fields

@@ -142,11 +142,12 @@ FitOutcome fitCoefficients(const std::vector<FitSample> &given, const DeviceSpec
       A(i, 0) = w;
       A(i, 1) = w * s.x.loads;
       const auto terms = limiterTerms(s.x, fromArray(coef));
-      const double total = combineTerms(terms, p);
+      const double total = combineTerms(terms, p, start.overlapLatencyP);
+      const auto weights = combineWeights(terms, p, start.overlapLatencyP);
       for (std::size_t k = 0; k < kColumnCount; ++k) {
         const std::size_t lim = limiterOf(kColumns[k], s.x);
         double weight = lim == choice[static_cast<std::size_t>(i)] ? 1.0 : 0.0;
-        if (p > 0) weight = total > 0 ? std::pow(terms[lim] / total, p - 1) : (weight > 0 ? 1.0 : 0.0);
+        if (p > 0) weight = total > 0 ? weights[lim] : (weight > 0 ? 1.0 : 0.0);
         if (weight > 0) A(i, 2 + static_cast<Eigen::Index>(k)) = w * weight * s.x.*(kColumns[k].feature);
         raw(i, 2 + static_cast<Eigen::Index>(k)) = w * s.x.*(kColumns[k].feature);
       }

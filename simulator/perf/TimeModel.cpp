@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 namespace warplens::perf {
@@ -65,7 +66,9 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   // Loads: data-stage wavefronts where known (bank conflicts between lines; measured with
   // l1_banks: 32 lines in 32 banks take about 8 cycles, in one bank 32), else one per line.
   const double loadWavefronts = m.globalLoadWavefronts > 0 ? m.globalLoadWavefronts : loadLines;
-  f.lsuWavefrontNs = (m.sharedWavefronts + loadWavefronts + storeLines) * share / ghz;
+  // In the issue simulation where it ran them (computeNs), else here.
+  const double lsuAll = (m.sharedWavefronts + loadWavefronts + storeLines) * share / ghz;
+  f.lsuWavefrontNs = in.mix.simCoversLsu && !in.mix.simCycles.empty() ? 0.0 : lsuAll;
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);
   f.shuffleNs = in.mix.shuffleInstructions * share / ghz;
@@ -122,7 +125,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     const double b = std::clamp(m.barrierLoadRounds / loadRounds, 0.0, 1.0);
     const double resident = std::max(1u, f.occupancy.blocksPerSm);
     f.barrierDramBytes = b * m.dramReadBytes;
-    f.barrierLsuNs = b * f.lsuWavefrontNs / resident;
+    f.barrierLsuNs = b * lsuAll / resident;
     f.barrierIssueNs = b * f.issueInstNs / resident;
   }
   return f;
@@ -146,17 +149,65 @@ std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coeffici
   return t;
 }
 
-double combineTerms(const std::array<double, kLimiterCount> &t, double p) {
-  const double top = *std::max_element(t.begin(), t.end());
+namespace {
+double pnorm(std::initializer_list<double> v, double p) {
+  const double top = std::max(v);
   if (p <= 0 || top <= 0) return top;
   double sum = 0;
-  for (double v : t) sum += std::pow(v / top, p);
+  for (double x : v) sum += std::pow(x / top, p);
   return top * std::pow(sum, 1.0 / p);
+}
+double pnormOf(const std::array<double, kLimiterCount> &t, double p, bool warpWork) {
+  double top = 0;
+  for (std::size_t k = 0; k < kLimiterCount; ++k)
+    if (kWarpWorkLimiter[k] == warpWork && k != 6) top = std::max(top, t[k]);
+  if (p <= 0 || top <= 0) return top;
+  double sum = 0;
+  for (std::size_t k = 0; k < kLimiterCount; ++k)
+    if (kWarpWorkLimiter[k] == warpWork && k != 6) sum += std::pow(t[k] / top, p);
+  return top * std::pow(sum, 1.0 / p);
+}
+constexpr std::size_t kLatency = 6;
+} // namespace
+
+double combineTerms(const std::array<double, kLimiterCount> &t, double p, double q) {
+  if (p <= 0 || q <= 0 || q == p) {
+    const double top = *std::max_element(t.begin(), t.end());
+    if (p <= 0 || top <= 0) return top;
+    double sum = 0;
+    for (double v : t) sum += std::pow(v / top, p);
+    return top * std::pow(sum, 1.0 / p);
+  }
+  const double work = pnormOf(t, p, true);
+  return pnorm({pnormOf(t, p, false), pnorm({work, t[kLatency]}, q)}, p);
+}
+
+std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimiterCount> &t, double p, double q) {
+  std::array<double, kLimiterCount> w{};
+  const double total = combineTerms(t, p, q);
+  if (total <= 0) return w;
+  if (p <= 0) {
+    w[static_cast<std::size_t>(std::max_element(t.begin(), t.end()) - t.begin())] = 1.0;
+    return w;
+  }
+  if (q <= 0 || q == p) {
+    for (std::size_t k = 0; k < kLimiterCount; ++k) w[k] = std::pow(t[k] / total, p - 1);
+    return w;
+  }
+  // T = N_p(rest, C), C = N_q(A, latency), A = N_p(warp work): the chain rule.
+  const double a = pnormOf(t, p, true), c = pnorm({a, t[kLatency]}, q);
+  const double dC = c > 0 ? std::pow(c / total, p - 1) : 0.0;
+  for (std::size_t k = 0; k < kLimiterCount; ++k) {
+    if (k == kLatency) w[k] = c > 0 ? dC * std::pow(t[k] / c, q - 1) : 0.0;
+    else if (kWarpWorkLimiter[k]) w[k] = a > 0 && c > 0 ? dC * std::pow(a / c, q - 1) * std::pow(t[k] / a, p - 1) : 0.0;
+    else w[k] = std::pow(t[k] / total, p - 1);
+  }
+  return w;
 }
 
 namespace {
 double durationOf(const Features &f, const DeviceSpec &d) {
-  return d.coef.launchNs + f.loads * d.coef.fillNs + combineTerms(limiterTerms(f, d.coef), d.overlapP);
+  return d.coef.launchNs + f.loads * d.coef.fillNs + combineTerms(limiterTerms(f, d.coef), d.overlapP, d.overlapLatencyP);
 }
 } // namespace
 
@@ -181,7 +232,7 @@ TimePrediction predict(const Features &given, const DeviceSpec &d) {
   p.termsNs = limiterTerms(f, d.coef);
   std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
   p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";
-  p.durationNs = p.launchNs + combineTerms(p.termsNs, d.overlapP);
+  p.durationNs = p.launchNs + combineTerms(p.termsNs, d.overlapP, d.overlapLatencyP);
   p.dramBytes = f.dramBytes + f.dramRefetchBytes;
   if (p.durationNs > 0) p.dramBytesPerSecond = p.dramBytes / (p.durationNs * 1e-9);
   return p;

@@ -59,6 +59,9 @@ struct InstructionMix {
   /// Session 9: the latency limiter's stretch from uneven blocks (analysis/BlockSchedule.h
   /// latencyImbalance): the last blocks' longest warps against the mean; 1 when even or unknown.
   double latencyImbalance = 1;
+  /// Session 9: the issue simulation ran the L1 data path's wavefronts (shared memory, global load
+  /// wavefronts and store lines, analysis/IssueSim.h), so the l1/shared column leaves them out.
+  bool simCoversLsu = false;
   std::string source;             ///< "measured", "estimated: ...", "sass engine"
 };
 
@@ -269,8 +272,18 @@ void setDramUtilization(Features &f, double u);
 double dramUtilizationOf(const Features &f, double durationNs, const DeviceSpec &device);
 /// The limiter times of `f` under `c` (kLimiters order).
 std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coefficients &c);
-/// max of the terms (p <= 0) or their p-norm.
-double combineTerms(const std::array<double, kLimiterCount> &terms, double p);
+/// max of the terms (p <= 0) or their p-norm. With q > 0 and q != p (session 9): the latency term
+/// and the warps' own work (the p-norm of issue, pipes, dependency and l1/shared: kWarpWorkLimiter)
+/// combine first by a q-norm, then that with the rest by the p-norm. Why: a warp waiting on memory
+/// issues nothing, so its own work and its waits overlap less than independent units do (row
+/// Welford, cross-entropy rows, softmax, tiled matmul ran at 0.8-1.0 of the sum of their issue or
+/// shared time and their latency time, where p = 4 gives 1.1-1.2 of the larger).
+double combineTerms(const std::array<double, kLimiterCount> &terms, double p, double q = 0);
+/// dT/dt_k of combineTerms (T = sum_k t_k dT/dt_k: degree 1), for the fit's linearisation.
+std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimiterCount> &terms, double p, double q = 0);
+/// The limiters combined with latency first (combineTerms with q): the warps' own work.
+inline constexpr bool kWarpWorkLimiter[kLimiterCount] = {false, false, true,  true, true, true,
+                                                         false, false, false, true, true, true};
 TimePrediction predict(const Features &f, const DeviceSpec &device);
 TimePrediction predict(const TimeInputs &in, const DeviceSpec &device);
 nlohmann::json toJson(const TimePrediction &p, const DeviceSpec &device);

@@ -90,6 +90,27 @@ TEST(IssueSim, DependentChainsAndOperandReads) {
 // Stall counts: four independent FFMAs with a stall of 3 each keep a lone warp 12 cycles per pass;
 // three warps fill the gaps (4 cycles per warp pass, issue-bound); a 13-cycle stall before a
 // branch adds 12 cycles to a lone warp's pass.
+// Session 9: the L1 data path. Each warp: LDS (its wavefronts hold the sub-partition's share of
+// the path mioCycles cycles), then an FFMA on its result (LDS latency 30 after it enters the path).
+TEST(IssueSim, SharedDataPath) {
+  std::vector<SimInstruction> body = {op("LDS", {1}, {2}), op("FFMA", {2}, {3})};
+  // One warp: the LDS enters the free path at once, its FFMA waits the 30-cycle latency, the next
+  // LDS issues a cycle after the FFMA: 31 cycles per execution.
+  body[0].mioCycles = 8;
+  EXPECT_DOUBLE_EQ(simulateIssue(body, 1).cycles, 31);
+  // 16 warps, 16 wavefronts per LDS (64 cycles): the path is the limit, 64 cycles per warp's
+  // execution, everything else behind it (within the steady-state window's ramp, 5%).
+  body[0].mioCycles = 64;
+  IssueStats s = simulateIssue(body, 16);
+  EXPECT_NEAR(s.cycles, 64, 0.05 * 64);
+  EXPECT_NEAR(s.mio, 64, 0.05 * 64);
+  EXPECT_EQ(s.bound(), "l1/shared");
+  // The same LDS without its path cost and an FFMA that does not wait for it: 2 issue cycles.
+  body[0].mioCycles = 0;
+  body[1].reads = {1};
+  EXPECT_NEAR(simulateIssue(body, 16).cycles, 2, 0.05 * 2);
+}
+
 TEST(IssueSim, StallCounts) {
   std::vector<SimInstruction> body;
   for (int r = 0; r < 4; ++r) body.push_back(op("FFMA", {100}, {r})), body.back().stall = 3;

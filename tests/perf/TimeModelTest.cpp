@@ -88,6 +88,33 @@ TEST(TimeModel, OverlapPNormOfTheTerms) {
   EXPECT_NEAR(combineTerms(t, 4), 4.0, 1e-12);            // one limiter: unchanged
 }
 
+// Session 9: latency with the warps' own work by a q-norm first, then the rest by the p-norm.
+TEST(TimeModel, LatencyCombinesWithWarpWorkFirst) {
+  std::array<double, kLimiterCount> t{};
+  t[3] = 3; // issue
+  t[6] = 4; // latency
+  t[0] = 5; // dram
+  // q = 2: C = sqrt(9 + 16) = 5; T = (5^4 + 5^4)^(1/4).
+  EXPECT_NEAR(combineTerms(t, 4, 2), std::pow(2 * 625.0, 0.25), 1e-12);
+  // q = p (or 0): the plain p-norm of all three.
+  EXPECT_NEAR(combineTerms(t, 4, 4), std::pow(81.0 + 256.0 + 625.0, 0.25), 1e-12);
+  EXPECT_NEAR(combineTerms(t, 4, 0), combineTerms(t, 4), 1e-12);
+  // The warps' own work is the p-norm of its limiters: issue 3 and l1/shared 3 → A = 3 x 2^(1/4).
+  t[2] = 3;
+  const double a = 3 * std::pow(2.0, 0.25), c = std::sqrt(a * a + 16);
+  EXPECT_NEAR(combineTerms(t, 4, 2), std::pow(std::pow(c, 4) + 625.0, 0.25), 1e-12);
+  // Euler: T = sum_k t_k dT/dt_k, and each weight matches a finite difference.
+  const auto w = combineWeights(t, 4, 2);
+  double sum = 0;
+  for (std::size_t k = 0; k < kLimiterCount; ++k) sum += t[k] * w[k];
+  EXPECT_NEAR(sum, combineTerms(t, 4, 2), 1e-9);
+  for (std::size_t k : {0u, 2u, 3u, 6u}) {
+    auto up = t;
+    up[k] += 1e-6;
+    EXPECT_NEAR((combineTerms(up, 4, 2) - combineTerms(t, 4, 2)) / 1e-6, w[k], 1e-5) << k;
+  }
+}
+
 TEST(TimeModel, LatencyFeatureCountsRequestsPerWarpAndRounds) {
   const DeviceSpec d = h100();
   TimeInputs in;
