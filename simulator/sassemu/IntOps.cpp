@@ -113,8 +113,14 @@ void hIadd3(Exec &x, const Instr &in, U32 m) {
     U64 s = a[l] + b[l] + c[l] + ((in.flags & kX) ? carryIn(x, in, L.src + 3, l) : 0);
     U64 hi = s >> 32; // negated terms entered as ~x + 1, so this is the hardware's carry
     d[l] = U32(s);
-    c0 |= U32(hi & 1) << l;
-    c1 |= U32((hi >> 1) & 1) << l;
+    // Two carry-outs hold the count (0..2) as a sum, which IADD3.X adds back as P0 + P1: a
+    // 64-bit a - b - c (low words a + ~b + 1 + ~c + 1) carries twice when nothing borrows.
+    if (L.nPredOut > 1) {
+      c0 |= U32(hi >= 1) << l;
+      c1 |= U32(hi >= 2) << l;
+    } else {
+      c0 |= U32(hi & 1) << l;
+    }
   }
   x.write(in.ops[0], m, d);
   if (L.nPredOut > 0) x.writePred(in.ops[L.predOuts[0]], m, c0);

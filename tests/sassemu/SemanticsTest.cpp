@@ -77,6 +77,33 @@ TEST(SassSemantics, Iadd3CarryWithNegatedZero) {
   EXPECT_EQ(h.r(5), 5u);
 }
 
+// Two carry-outs: a 64-bit a - b - c as IADD3 lo, P0, P1, a.lo, -b.lo, -c.lo then IADD3.X hi, a.hi,
+// ~b.hi, ~c.hi, P0, P1. Low words 10 - 3 - 4: 10 + 0xfffffffd + 1 + 0xfffffffc + 1 = 2^33 + 3: two
+// carries, so P0 + P1 must be 2 (the high word (9 - 1 - 2) = 9 + ~1 + ~2 + 2 = 6). Session 9: the
+// emulator wrote the count as bits (P0 = 0, P1 = 1), one short: heldout9's helper saw a 27-point
+// stencil's address come out 2^32 too low.
+TEST(SassSemantics, Iadd3TwoCarryOutsSumToTheCount) {
+  Harness h;
+  h.r(1, 10);
+  h.r(2, 3);
+  h.r(3, 4);
+  ASSERT_EQ(h.run("IADD3 R0, P0, P1, R1, -R2, -R3 ;"), "");
+  EXPECT_EQ(h.r(0), 3u);
+  EXPECT_TRUE(h.p(0));
+  EXPECT_TRUE(h.p(1));
+  h.r(4, 9);
+  h.r(5, 1);
+  h.r(6, 2);
+  ASSERT_EQ(h.run("IADD3.X R7, R4, ~R5, ~R6, P0, P1 ;"), "");
+  EXPECT_EQ(h.r(7), 6u);
+  // One carry: 0xffffffff + 5 + 0 = 2^32 + 4: P0 + P1 = 1.
+  h.r(1, 0xffffffffu);
+  h.r(2, 5);
+  ASSERT_EQ(h.run("IADD3 R0, P0, P1, R1, R2, RZ ;"), "");
+  EXPECT_EQ(h.r(0), 4u);
+  EXPECT_EQ(int(h.p(0)) + int(h.p(1)), 1);
+}
+
 // LEA.HI.X.SX32 d, a, b, s, Pc: the high word of ((s64)(s32)a << s) + (b:lo) with carry Pc, i.e.
 // (sign-extended a) >> (32 - s) + b + Pc. a = 0x80000001 (-2147483647), s = 3:
 // -2147483647 * 8 = -17179869176 = 0xfffffffc_00000008 → high word 0xfffffffc; + 0x10 + 1.
