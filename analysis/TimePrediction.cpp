@@ -412,6 +412,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       resourcesFrom = res.error().message;
     }
   }
+  // The launch's occupancy (its shape and cubin resources are complete here).
+  const perf::Occupancy occ = perf::occupancy(in.shape, device.value());
   double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1;
   PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
@@ -452,10 +454,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
               lsuWf[*r.sassPc] += stWf * static_cast<double>(r.requests) / exec;
           }
           // The sub-partitions sharing an SM's L1 data path: its resident warps, at most 4.
-          const perf::Occupancy o = perf::occupancy(in.shape, device.value());
           const double gridBlocks = double(spec.grid[0]) * spec.grid[1] * spec.grid[2];
-          const double smWarps = std::min<double>(o.blocksPerSm ? o.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms)) *
-                                 o.warpsPerBlock;
+          const double smWarps = std::min<double>(occ.blocksPerSm ? occ.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms)) *
+                                 occ.warpsPerBlock;
           const double sharing = std::clamp(smWarps, 1.0, double(std::max(1u, device->subPartitions)));
           perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions),
                                 options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf, sharing);
@@ -530,20 +531,18 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   if (!blockWarpInstr.empty() && in.mix.simCycles.size() == kMaxSimWarps && in.mix.warpInstructions > 0) {
     // Uneven blocks (BlockSchedule.h): an SM holding k blocks issues at the simulation's rate for
     // its k x warps-per-block warps over the sub-partitions they occupy.
-    const perf::Occupancy o = perf::occupancy(in.shape, device.value());
     const double sub = std::max(1u, device->subPartitions);
     auto rate = [&](unsigned k) {
-      const double warps = double(k) * o.warpsPerBlock;
+      const double warps = double(k) * occ.warpsPerBlock;
       const auto w = static_cast<std::size_t>(std::clamp(std::ceil(warps / sub), 1.0, double(kMaxSimWarps)));
       const double cpi = in.mix.simCycles[w - 1] / in.mix.warpInstructions;
       return std::min(sub, warps) / std::max(1e-9, cpi);
     };
-    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, o.warpsPerBlock, device->sms, o.blocksPerSm, rate,
+    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, occ.warpsPerBlock, device->sms, occ.blocksPerSm, rate,
                                            in.mix.simCycles[0] / in.mix.warpInstructions);
   }
   if (!blockLongestWarp.empty()) {
-    const perf::Occupancy o = perf::occupancy(in.shape, device.value());
-    in.mix.latencyImbalance = latencyImbalance(blockLongestWarp, device->sms, o.blocksPerSm);
+    in.mix.latencyImbalance = latencyImbalance(blockLongestWarp, device->sms, occ.blocksPerSm);
   }
   perf::TimePrediction p = perf::predict(in, device.value());
   result.metrics["gpu__time_duration.sum"] = p.durationNs;

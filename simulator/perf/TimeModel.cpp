@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <string>
 
 namespace warplens::perf {
@@ -150,36 +149,33 @@ std::array<double, kLimiterCount> limiterTerms(const Features &f, const Coeffici
 }
 
 namespace {
-double pnorm(std::initializer_list<double> v, double p) {
-  const double top = std::max(v);
-  if (p <= 0 || top <= 0) return top;
-  double sum = 0;
-  for (double x : v) sum += std::pow(x / top, p);
-  return top * std::pow(sum, 1.0 / p);
-}
-double pnormOf(const std::array<double, kLimiterCount> &t, double p, bool warpWork) {
+constexpr std::size_t kLatency = 6;
+/// The p-norm of the terms `in` selects (the largest alone for p <= 0).
+template <class In> double pnormWhere(const std::array<double, kLimiterCount> &t, double p, In in) {
   double top = 0;
   for (std::size_t k = 0; k < kLimiterCount; ++k)
-    if (kWarpWorkLimiter[k] == warpWork && k != 6) top = std::max(top, t[k]);
+    if (in(k)) top = std::max(top, t[k]);
   if (p <= 0 || top <= 0) return top;
   double sum = 0;
   for (std::size_t k = 0; k < kLimiterCount; ++k)
-    if (kWarpWorkLimiter[k] == warpWork && k != 6) sum += std::pow(t[k] / top, p);
+    if (in(k)) sum += std::pow(t[k] / top, p);
   return top * std::pow(sum, 1.0 / p);
 }
-constexpr std::size_t kLatency = 6;
+double warpWork(const std::array<double, kLimiterCount> &t, double p) {
+  return pnormWhere(t, p, [](std::size_t k) { return kWarpWorkLimiter[k]; });
+}
+/// N_q(a, b).
+double pnorm2(double a, double b, double q) {
+  std::array<double, kLimiterCount> t{};
+  t[0] = a, t[1] = b;
+  return pnormWhere(t, q, [](std::size_t k) { return k < 2; });
+}
 } // namespace
 
 double combineTerms(const std::array<double, kLimiterCount> &t, double p, double q) {
-  if (p <= 0 || q <= 0 || q == p) {
-    const double top = *std::max_element(t.begin(), t.end());
-    if (p <= 0 || top <= 0) return top;
-    double sum = 0;
-    for (double v : t) sum += std::pow(v / top, p);
-    return top * std::pow(sum, 1.0 / p);
-  }
-  const double work = pnormOf(t, p, true);
-  return pnorm({pnormOf(t, p, false), pnorm({work, t[kLatency]}, q)}, p);
+  if (p <= 0 || q <= 0 || q == p) return pnormWhere(t, p, [](std::size_t) { return true; });
+  const double rest = pnormWhere(t, p, [](std::size_t k) { return !kWarpWorkLimiter[k] && k != kLatency; });
+  return pnorm2(rest, pnorm2(warpWork(t, p), t[kLatency], q), p);
 }
 
 std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimiterCount> &t, double p, double q) {
@@ -195,7 +191,7 @@ std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimit
     return w;
   }
   // T = N_p(rest, C), C = N_q(A, latency), A = N_p(warp work): the chain rule.
-  const double a = pnormOf(t, p, true), c = pnorm({a, t[kLatency]}, q);
+  const double a = warpWork(t, p), c = pnorm2(a, t[kLatency], q);
   const double dC = c > 0 ? std::pow(c / total, p - 1) : 0.0;
   for (std::size_t k = 0; k < kLimiterCount; ++k) {
     if (k == kLatency) w[k] = c > 0 ? dC * std::pow(t[k] / c, q - 1) : 0.0;
