@@ -31,6 +31,36 @@ std::string IssueStats::bound() const {
   return top->first >= 0.6 * cycles ? top->second : "dependency";
 }
 
+std::int64_t SubPartitionPipes::freeAt(Pipe p) const {
+  switch (p) {
+  case Pipe::Fma: return std::min(heavy, lite);
+  case Pipe::FmaHeavy: return heavy;
+  case Pipe::Alu: return alu;
+  case Pipe::Fp64: return fp64;
+  case Pipe::Xu: return xu;
+  case Pipe::None: break;
+  }
+  return 0;
+}
+
+Pipe SubPartitionPipes::take(Pipe p, std::int64_t t, std::int64_t busy) {
+  switch (p) {
+  case Pipe::Fma:
+    if (lite <= t) {
+      lite = t + busy;
+      return Pipe::Fma;
+    }
+    heavy = t + busy;
+    return Pipe::FmaHeavy;
+  case Pipe::FmaHeavy: heavy = t + busy; break;
+  case Pipe::Alu: alu = t + busy; break;
+  case Pipe::Fp64: fp64 = t + busy; break;
+  case Pipe::Xu: xu = t + busy; break;
+  case Pipe::None: break;
+  }
+  return p;
+}
+
 namespace {
 
 /// Every warp runs the block `reps` times; returns the cycle at which the last instruction has
@@ -45,22 +75,12 @@ std::int64_t runReps(const std::vector<SimInstruction> &body, unsigned warps, un
     std::array<std::int64_t, kRegs> ready{};
   };
   std::vector<Warp> ws(warps);
-  std::int64_t t = 0, issueFree = 0, heavy = 0, lite = 0, alu = 0, fp64 = 0, xu = 0, mio = 0;
+  std::int64_t t = 0, issueFree = 0, mio = 0;
+  SubPartitionPipes pipes;
   const std::uint64_t total = std::uint64_t(warps) * reps * n;
   std::uint64_t issued = 0;
   unsigned rr = 0;
   constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-  auto pipeFree = [&](Pipe p) -> std::int64_t {
-    switch (p) {
-    case Pipe::Fma: return std::min(heavy, lite);
-    case Pipe::FmaHeavy: return heavy;
-    case Pipe::Alu: return alu;
-    case Pipe::Fp64: return fp64;
-    case Pipe::Xu: return xu;
-    case Pipe::None: break;
-    }
-    return 0;
-  };
   while (issued < total) {
     if (issueFree > t) {
       t = issueFree;
@@ -73,7 +93,7 @@ std::int64_t runReps(const std::vector<SimInstruction> &body, unsigned warps, un
       Warp &wp = ws[w];
       if (wp.rep >= reps) continue;
       const SimInstruction &ins = body[wp.k];
-      std::int64_t at = std::max(wp.next, pipeFree(ins.timing.pipe));
+      std::int64_t at = std::max(wp.next, pipes.freeAt(ins.timing.pipe));
       for (int r : ins.reads) at = std::max(at, wp.ready[static_cast<std::size_t>(r)]);
       if (at > t) {
         next = std::min(next, at);
@@ -83,15 +103,12 @@ std::int64_t runReps(const std::vector<SimInstruction> &body, unsigned warps, un
       did = true;
       rr = w + 1;
       const std::int64_t busy = ins.timing.pipeCycles;
-      switch (ins.timing.pipe) {
-      case Pipe::Fma:
-        if (lite <= t) lite = t + busy, out.fmaLite += busy;
-        else heavy = t + busy, out.fmaHeavy += busy;
-        break;
-      case Pipe::FmaHeavy: heavy = t + busy, out.fmaHeavy += busy; break;
-      case Pipe::Alu: alu = t + busy, out.alu += busy; break;
-      case Pipe::Fp64: fp64 = t + busy, out.fp64 += busy; break;
-      case Pipe::Xu: xu = t + busy, out.xu += busy; break;
+      switch (pipes.take(ins.timing.pipe, t, busy)) {
+      case Pipe::Fma: out.fmaLite += busy; break;
+      case Pipe::FmaHeavy: out.fmaHeavy += busy; break;
+      case Pipe::Alu: out.alu += busy; break;
+      case Pipe::Fp64: out.fp64 += busy; break;
+      case Pipe::Xu: out.xu += busy; break;
       case Pipe::None: break;
       }
       issueFree = t + ins.issueCycles;

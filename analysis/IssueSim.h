@@ -21,6 +21,7 @@
 #include "analysis/OpcodeTiming.h"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct SimInstruction {
   int mioCycles = 0;
   std::vector<int> reads;  ///< registers R<n> as n, predicates P<n> as 256 + n
   std::vector<int> writes;
+};
+
+/// The execution pipes of one sub-partition: the cycle each takes a new instruction again.
+struct SubPartitionPipes {
+  std::int64_t heavy = 0, lite = 0, alu = 0, fp64 = 0, xu = 0;
+  std::int64_t freeAt(Pipe p) const;
+  /// `p` takes an instruction at cycle `t` for `busy` cycles (Fma: the lite half when free, else
+  /// the heavy one). Returns the pipe that took it (Pipe::Fma for the lite half).
+  Pipe take(Pipe p, std::int64_t t, std::int64_t busy);
 };
 
 /// Per warp execution of the block, in the steady state (after every warp ran it once): the

@@ -488,7 +488,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
         if (sm.requests) missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
       }
   addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc, // perf/TimeModel.h
-                    missShareByPc, run.stats.blockWarpInstr, run.stats.blockLongestWarp);
+                    missShareByPc, run.stats.blockWarpInstr, run.stats.blockLongestWarp, run.stats.blockTrace);
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

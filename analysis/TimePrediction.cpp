@@ -6,6 +6,7 @@
 #include "analysis/IssueSim.h"
 #include "analysis/L1Reuse.h"
 #include "analysis/OpcodeTiming.h"
+#include "analysis/TraceSim.h"
 #include "arch/ArchSpec.h"
 #include "model/DramSectorModel.h"
 #include "perf/CubinResources.h"
@@ -14,6 +15,8 @@
 #include "sass/Toolchain.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cctype>
 #include <cmath>
 #include <initializer_list>
@@ -222,6 +225,62 @@ double fmaPipeInstructionsOf(const sass::SassFunction &fn, const std::vector<lau
 
 int issueLatency(std::string_view opcode) { return opcodeTiming(opcode).latency; }
 
+namespace {
+/// An instruction's operands: its guard, destinations and sources (as the listing names them).
+struct Operands {
+  std::string_view guard, dst, src;
+};
+Operands operandsOf(const sass::SassInstruction &ins) {
+  Operands o;
+  std::string_view text = ins.text;
+  if (!text.empty() && text[0] == '@') {
+    o.guard = text.substr(0, text.find(' '));
+    text = text.substr(std::min(text.size(), text.find(' ') + 1));
+  }
+  std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
+  const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED") ||
+                             startsWith(ins.opcode, "BRA") || startsWith(ins.opcode, "EXIT"));
+  // Destinations: the first operand; SHFL writes a predicate first and its register second;
+  // xSETP and PLOP3 write the predicates of their first two operands.
+  std::size_t comma = ops.find(',');
+  o.dst = comma == std::string_view::npos ? std::string_view{} : ops.substr(0, comma);
+  o.src = comma == std::string_view::npos ? ops : ops.substr(comma);
+  const bool setp = ins.opcode.find("SETP") != std::string::npos || startsWith(ins.opcode, "PLOP3");
+  if ((startsWith(ins.opcode, "SHFL") || setp) && comma != std::string_view::npos) {
+    const std::size_t second = ops.find(',', comma + 1);
+    o.dst = ops.substr(0, second);
+    o.src = second == std::string_view::npos ? std::string_view{} : ops.substr(second);
+  }
+  if (!writesFirst) o.dst = {}, o.src = ops;
+  return o;
+}
+} // namespace
+
+SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
+                                const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront) {
+  SimInstruction si;
+  const Operands o = operandsOf(ins);
+  si.timing = opcodeTiming(ins.opcode);
+  // Registers as R0..R255, predicates as 256 + n.
+  std::vector<int> regs;
+  registersIn(o.dst, regs);
+  predicatesIn(o.dst, regs);
+  for (int r : regs) si.writes.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+  regs.clear();
+  registersIn(o.src, regs);
+  predicatesIn(o.src, regs);
+  predicatesIn(o.guard, regs);
+  for (int r : regs) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+  if (isFmaPipe(ins.opcode) && registersRead(o.src) >= 3) si.issueCycles = 2;
+  // FP64 operands are register pairs: two reads each, at the same two register reads per
+  // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
+  if (isFp64Pipe(ins.opcode)) si.issueCycles = std::max(1, registersRead(o.src));
+  if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
+  if (auto it = lsuWavefronts.find(ins.pc); it != lsuWavefronts.end() && it->second > 0)
+    si.mioCycles = std::max(1, static_cast<int>(std::lround(mioCyclesPerWavefront * it->second)));
+  return si;
+}
+
 PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint64_t> &perPc, double warpInstructions,
                        const std::vector<std::uint8_t> &stalls, const std::map<std::uint64_t, double> &lsuWavefronts,
                        double mioCyclesPerWavefront) {
@@ -258,58 +317,23 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
       for (std::size_t k = b; k < e; ++k) {
         const auto &ins = fn.instructions[k];
         if (ins.opcode.empty() || ins.opcode == "NOP") continue;
-        std::string_view text = ins.text, guard;
-        if (!text.empty() && text[0] == '@') {
-          guard = text.substr(0, text.find(' '));
-          text = text.substr(std::min(text.size(), text.find(' ') + 1));
-        }
-        std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
-        const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED") ||
-                                   startsWith(ins.opcode, "BRA") || startsWith(ins.opcode, "EXIT"));
-        // Destinations: the first operand; SHFL writes a predicate first and its register second;
-        // xSETP and PLOP3 write the predicates of their first two operands.
-        std::size_t comma = ops.find(',');
-        std::string_view dst = comma == std::string_view::npos ? std::string_view{} : ops.substr(0, comma);
-        std::string_view src = comma == std::string_view::npos ? ops : ops.substr(comma);
-        const bool setp = ins.opcode.find("SETP") != std::string::npos || startsWith(ins.opcode, "PLOP3");
-        if ((startsWith(ins.opcode, "SHFL") || setp) && comma != std::string_view::npos) {
-          const std::size_t second = ops.find(',', comma + 1);
-          dst = ops.substr(0, second);
-          src = second == std::string_view::npos ? std::string_view{} : ops.substr(second);
-        }
-        if (!writesFirst) dst = {}, src = ops;
+        const Operands o = operandsOf(ins);
         regs.clear();
-        registersIn(src, regs);
-        predicatesIn(src, regs);
-        predicatesIn(guard, regs);
+        registersIn(o.src, regs);
+        predicatesIn(o.src, regs);
+        predicatesIn(o.guard, regs);
         double start = last + 1;
         for (int r : regs)
           if (auto it = ready.find(r); it != ready.end()) start = std::max(start, it->second);
         regs.clear();
-        registersIn(dst, regs);
-        predicatesIn(dst, regs);
+        registersIn(o.dst, regs);
+        predicatesIn(o.dst, regs);
         for (int r : regs) ready[r] = start + issueLatency(ins.opcode);
         const double gap = start - last;
         last = start;
         if (pass == 0) {
-          // The issue simulation's copy: predicates as 256 + n (registersIn gives R0..R255).
-          SimInstruction si;
-          si.timing = opcodeTiming(ins.opcode);
-          for (int r : regs) si.writes.push_back(r >= 1000 ? 256 + (r - 1000) : r);
-          std::vector<int> in;
-          registersIn(src, in);
-          predicatesIn(src, in);
-          predicatesIn(guard, in);
-          for (int r : in) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
-          if (isFmaPipe(ins.opcode) && registersRead(src) >= 3) si.issueCycles = 2;
-          // FP64 operands are register pairs: two reads each, at the same two register reads per
-          // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
-          if (isFp64Pipe(ins.opcode)) si.issueCycles = std::max(1, registersRead(src));
-          if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
-          if (auto it = lsuWavefronts.find(ins.pc); it != lsuWavefronts.end() && it->second > 0) {
-            si.mioCycles = std::max(1, static_cast<int>(std::lround(mioCyclesPerWavefront * it->second)));
-            mix.lsuInSim = true;
-          }
+          SimInstruction si = simInstructionOf(ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
+          mix.lsuInSim = mix.lsuInSim || si.mioCycles > 0;
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
           continue;
@@ -319,7 +343,7 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         mix.dependentCycles += n * gap;
         if (isFmaPipe(ins.opcode)) {
           mix.fma += n;
-          if (registersRead(src) >= 3) mix.operandStalls += n;
+          if (registersRead(o.src) >= 3) mix.operandStalls += n;
         }
         if (startsWith(ins.opcode, "SHFL")) mix.shuffles += n;
         if (isAluPipe(ins.opcode)) mix.alu += n;
@@ -366,13 +390,63 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
   return c;
 }
 
+/// The SM trace simulation (TraceSim.h) of the busiest SM's `perSm` blocks, ns (-1: not run).
+double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<std::uint32_t>> &trace,
+                  const std::vector<std::uint8_t> &stalls, const std::map<std::uint64_t, double> &lsuWf,
+                  const std::map<std::uint64_t, double> &missShareByPc, const std::map<std::string, double> &metrics,
+                  const L1ReuseListener &reuse, const perf::DeviceSpec &device, unsigned resident, double perSm,
+                  double loadRounds) {
+  const double ghz = device.smClockHz / 1e9;
+  if (fn.instructions.empty() || ghz <= 0) return -1;
+  // Where an L1 miss is served: the launch's DRAM share of the L1-missing sectors.
+  const double missSectors = static_cast<double>(reuse.missSectors());
+  const double m2 = missSectors > 0 ? std::clamp(metric(metrics, "dram__bytes_read.sum") / (32.0 * missSectors), 0.0, 1.0) : 0.0;
+  const auto &c = device.coef;
+  // DRAM: the fitted round latency with its region (page) term, as the latency column has it.
+  const double regions = loadRounds > 0 && reuse.loadRegions() > 0 ? static_cast<double>(reuse.loadRegions()) / loadRounds : 1.0;
+  const double dramNs = c.latencyNsPerRequest + c.latencyRegionNs * std::log2(std::max(1.0, regions));
+  const double missNs = (1.0 - m2) * c.latencyL2Ns + m2 * dramNs;
+  std::vector<TraceInstruction> code(fn.instructions.back().pc / 16 + 1);
+  for (const auto &ins : fn.instructions) {
+    if (ins.opcode.empty()) continue;
+    TraceInstruction &t = code[ins.pc / 16];
+    t.sim = simInstructionOf(ins, stalls, {}, 0.0);
+    if (auto it = lsuWf.find(ins.pc); it != lsuWf.end()) t.wavefronts = it->second;
+    // Shuffles cross the same data path, one warp instruction per cycle per SM (the shuffleNs
+    // column's fitted shuffleCycles is 0.99 on the H100: chain_shfl_264x1024_512).
+    if (startsWith(ins.opcode, "SHFL")) t.wavefronts += 1.0;
+    t.barrier = startsWith(ins.opcode, "BAR") && !startsWith(ins.opcode, "BAR.ARV");
+    if (ins.isMemory && ins.space == model::Space::Global && !startsWith(ins.opcode, "LDGSTS") &&
+        (ins.op == model::Op::Load || (ins.op == model::Op::Atomic && !t.sim.writes.empty()))) {
+      // A load: L1 hit or miss by its own miss share (all miss when unknown); an atomic: L2.
+      double ns = c.latencyL2Ns;
+      if (ins.op == model::Op::Load) {
+        double miss = 1.0;
+        if (auto it = missShareByPc.find(ins.pc); it != missShareByPc.end()) miss = it->second;
+        ns = (1.0 - miss) * kL1HitCycles / ghz + miss * missNs;
+      }
+      t.loadLatency = static_cast<int>(std::lround(ghz * ns));
+    }
+  }
+  if (std::getenv("WARPLENS_TRACE_DEBUG")) // what the simulation runs, per instruction
+    for (const auto &ins : fn.instructions)
+      if (!ins.opcode.empty())
+        std::fprintf(stderr, "trace %04llx %-40s lat %d load %d wf %.2f stall %d bar %d\n", (unsigned long long)ins.pc,
+                     ins.text.substr(0, 40).c_str(), code[ins.pc / 16].sim.timing.latency, code[ins.pc / 16].loadLatency,
+                     code[ins.pc / 16].wavefronts, code[ins.pc / 16].sim.stall, int(code[ins.pc / 16].barrier));
+  const TraceSimResult r = simulateSmBlocks(code, trace, resident, perSm, std::max(1u, device.subPartitions),
+                                            kBarrierCycles, kTraceBudget);
+  return r.ran ? r.cycles / ghz : -1.0;
+}
+
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
                        const std::vector<std::uint64_t> &warpInstrPerPc,
                        const std::map<std::uint64_t, double> &missShareByPc,
                        const std::vector<std::uint32_t> &blockWarpInstr,
-                       const std::vector<std::uint32_t> &blockLongestWarp) {
+                       const std::vector<std::uint32_t> &blockLongestWarp,
+                       const std::vector<std::vector<std::uint32_t>> &blockTrace) {
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -414,7 +488,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   }
   // The launch's occupancy (its shape and cubin resources are complete here).
   const perf::Occupancy occ = perf::occupancy(in.shape, device.value());
-  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1;
+  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1, traceNs = -1;
   PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
@@ -460,6 +534,12 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           const double sharing = std::clamp(smWarps, 1.0, double(std::max(1u, device->subPartitions)));
           perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions),
                                 options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf, sharing);
+          if (!blockTrace.empty()) {
+            const double resident = std::min<double>(occ.blocksPerSm ? occ.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms));
+            traceNs = traceSimNs(*fn, blockTrace, options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf,
+                                 missShareByPc, result.metrics, reuse, device.value(), static_cast<unsigned>(resident),
+                                 std::ceil(gridBlocks / device->sms), loadRounds);
+          }
         }
       }
   }
@@ -511,6 +591,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.xuPipeInstructions = perPc.xu;
     in.mix.barriers = perPc.barriers;
     in.mix.simCoversLsu = perPc.lsuInSim;
+    in.mix.traceNs = traceNs;
     for (const IssueStats &s : perPc.sim) {
       in.mix.simCycles.push_back(s.cycles);
       in.mix.simBound.push_back(s.bound());
@@ -540,6 +621,14 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     };
     in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, occ.warpsPerBlock, device->sms, occ.blocksPerSm, rate,
                                            in.mix.simCycles[0] / in.mix.warpInstructions);
+  }
+  if (traceNs > 0 && !blockWarpInstr.empty()) {
+    // The trace is block 0's: it stands for the busiest SM's blocks only when its work is the
+    // blocks' mean (within 10%), scaled to that mean (trmv's row 0 is one element of 2048).
+    double sum = 0;
+    for (std::uint32_t w : blockWarpInstr) sum += w;
+    const double ratio = blockWarpInstr[0] > 0 ? sum / double(blockWarpInstr.size()) / blockWarpInstr[0] : 0.0;
+    in.mix.traceNs = ratio >= 0.9 && ratio <= 1.1 ? traceNs * ratio : -1.0;
   }
   if (!blockLongestWarp.empty()) {
     in.mix.latencyImbalance = latencyImbalance(blockLongestWarp, device->sms, occ.blocksPerSm);
@@ -572,6 +661,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"block_imbalance", in.mix.blockImbalance},
                  {"latency_imbalance", in.mix.latencyImbalance},
                  {"issue_sim_lsu", in.mix.simCoversLsu},
+                 {"trace_sim_ns", in.mix.traceNs},
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"dram_refetch_bytes", in.mem.dramRefetchBytes},

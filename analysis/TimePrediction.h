@@ -23,6 +23,7 @@ class DramSectorModel;
 
 namespace warplens::sass {
 struct SassFunction;
+struct SassInstruction;
 }
 
 namespace warplens::analysis {
@@ -39,7 +40,14 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                        const std::vector<std::uint64_t> &warpInstrPerPc = {},
                        const std::map<std::uint64_t, double> &missShareByPc = {},
                        const std::vector<std::uint32_t> &blockWarpInstr = {},
-                       const std::vector<std::uint32_t> &blockLongestWarp = {});
+                       const std::vector<std::uint32_t> &blockLongestWarp = {},
+                       const std::vector<std::vector<std::uint32_t>> &blockTrace = {});
+
+/// The issue simulation's view of one SASS instruction (IssueSim.h): pipe, issue cycles (operand
+/// reads), stall count from `stalls` (pc / 16), registers and predicates read and written, and the
+/// L1 data-path cycles of its wavefronts (`lsuWavefronts` per execution by pc x `mioCyclesPerWavefront`).
+SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
+                                const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront);
 
 /// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
 /// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,

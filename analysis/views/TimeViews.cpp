@@ -55,6 +55,11 @@ std::string renderTimeText(const launch::LaunchResult &r, const std::string &ind
       os << ", " << it.key() << " " << us(it.value().get<double>());
     os << "\n";
   }
+  // Session 10: the SM trace simulation, where it ran and raised the latency term.
+  const double traceNs = t.contains("inputs") ? t["inputs"].value("trace_sim_ns", -1.0) : -1.0;
+  if (t.value("trace_floor", false) && traceNs > 0)
+    os << indent << "        block 0's trace on one SM (barriers, dependent loads): " << us(traceNs)
+       << "; latency raised from " << us(t.value("latency_from_totals_ns", 0.0)) << " half way to it\n";
   return os.str();
 }
 

@@ -35,6 +35,8 @@ struct EmuOptions {
 };
 
 inline constexpr std::uint64_t kMaxBlockWork = std::uint64_t(1) << 22;
+/// Session 10: block 0's warp-level trace is kept up to this many warp instructions (16 MB).
+inline constexpr std::uint64_t kMaxBlockTrace = std::uint64_t(1) << 22;
 
 struct RunStats {
   std::uint64_t warpInstructions = 0;
@@ -45,6 +47,10 @@ struct RunStats {
   /// instructions executed per block (linear id). Empty otherwise.
   std::vector<std::uint32_t> blockWarpInstr;
   std::vector<std::uint32_t> blockLongestWarp; ///< same: the block's longest warp's instructions
+  /// SASS engine, session 10: per warp of block 0, the code indices (pc / 16) it executed in
+  /// order, for the SM trace simulation (analysis/TraceSim.h). Empty when block 0 was not run
+  /// (sampling, clusters) or ran over kMaxBlockTrace warp instructions.
+  std::vector<std::vector<std::uint32_t>> blockTrace;
   std::uint64_t threadInstructions = 0;
   std::uint64_t skippedThreadInstructions = 0; ///< of them, skipped by address-only mode
   bool addressOnly = false;                    ///< the run used address-only mode

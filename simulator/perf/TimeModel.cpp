@@ -41,6 +41,7 @@ Occupancy occupancy(const LaunchShape &s, const DeviceSpec &d) {
 Features features(const TimeInputs &in, const DeviceSpec &d) {
   Features f;
   f.occupancy = occupancy(in.shape, d);
+  f.traceNs = in.mix.traceNs;
   const double blocks = double(in.shape.grid[0]) * in.shape.grid[1] * in.shape.grid[2];
   if (blocks <= 0) return f;
   const double perSm = std::ceil(blocks / d.sms);
@@ -201,9 +202,23 @@ std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimit
   return w;
 }
 
+bool applyTraceFloor(std::array<double, kLimiterCount> &t, const Features &f, const DeviceSpec &d) {
+  if (f.traceNs <= 0) return false;
+  const double p = d.overlapP, q = d.overlapLatencyP;
+  const bool flat = p <= 0 || q <= 0 || q == p; // one norm over all: latency alone carries it
+  const double a = flat ? 0.0 : warpWork(t, p), c = flat ? t[kLatency] : pnorm2(a, t[kLatency], q);
+  if (c >= f.traceNs) return false;
+  // Half way from the totals' time to the simulation's (see TimeModel.h).
+  const double target = 0.5 * (c + f.traceNs);
+  t[kLatency] = flat ? target : std::pow(std::pow(target, q) - std::pow(a, q), 1.0 / q);
+  return true;
+}
+
 namespace {
 double durationOf(const Features &f, const DeviceSpec &d) {
-  return d.coef.launchNs + f.loads * d.coef.fillNs + combineTerms(limiterTerms(f, d.coef), d.overlapP, d.overlapLatencyP);
+  auto t = limiterTerms(f, d.coef);
+  applyTraceFloor(t, f, d);
+  return d.coef.launchNs + f.loads * d.coef.fillNs + combineTerms(t, d.overlapP, d.overlapLatencyP);
 }
 } // namespace
 
@@ -226,6 +241,8 @@ TimePrediction predict(const Features &given, const DeviceSpec &d) {
   p.occupancy = f.occupancy;
   p.launchNs = d.coef.launchNs + f.loads * d.coef.fillNs;
   p.termsNs = limiterTerms(f, d.coef);
+  p.latencyFromTotalsNs = p.termsNs[kLatency];
+  p.traceFloor = applyTraceFloor(p.termsNs, f, d);
   std::size_t k = std::max_element(p.termsNs.begin(), p.termsNs.end()) - p.termsNs.begin();
   p.limiter = p.termsNs[k] > p.launchNs ? kLimiters[k] : "launch";
   p.durationNs = p.launchNs + combineTerms(p.termsNs, d.overlapP, d.overlapLatencyP);
@@ -244,6 +261,8 @@ nlohmann::json toJson(const TimePrediction &p, const DeviceSpec &d) {
           {"limiter", p.limiter},
           {"launch_ns", p.launchNs},
           {"terms_ns", terms},
+          {"trace_floor", p.traceFloor},
+          {"latency_from_totals_ns", p.latencyFromTotalsNs},
           {"dram_bytes", p.dramBytes},
           {"dram_gbs", p.dramBytesPerSecond / 1e9},
           {"occupancy",

@@ -78,6 +78,7 @@ struct Shared {
   /// Session 8: warp instructions per block (linear id; replicas as their representative), for
   /// plain grids run whole (no sampling, no clusters) of up to kMaxBlockWork blocks; else empty.
   std::vector<std::uint32_t> blockWork, blockLongest; ///< and its longest warp's instructions
+  std::vector<std::vector<std::uint32_t>> trace; ///< block 0's warps' code indices (RunStats::blockTrace)
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::string ruleError;   ///< the first proof that failed on a rule error (RunStats::symmetryRuleError)
   std::atomic<bool> abort{false};
@@ -381,6 +382,9 @@ private:
   void runBlock() {
     std::fill(shared_.begin(), shared_.end(), 0);
     for (std::uint32_t i = 0; i < nWarps_; ++i) initWarp(warps_[i]);
+    tracing_ = x_.blockLinear == 0;
+    traced_ = 0;
+    if (tracing_) trace_.assign(nWarps_, {});
     while (!x_.stop) {
       bool anyLive = false, anyRan = false;
       yielded_ = false;
@@ -402,6 +406,24 @@ private:
         break;
       }
     }
+    if (tracing_ && !x_.failed) {
+      std::lock_guard<std::mutex> lock(s_.mu);
+      s_.trace = std::move(trace_);
+    }
+    tracing_ = false;
+    trace_.clear();
+  }
+
+  /// Block 0's trace: warp `w` executed code indices pc .. pc + k - 1 (dropped past kMaxBlockTrace).
+  void tracePcs(const Warp &w, std::uint32_t pc, std::uint32_t k) {
+    if (traced_ + k > emu::kMaxBlockTrace) {
+      tracing_ = false;
+      trace_.clear();
+      return;
+    }
+    traced_ += k;
+    auto &t = trace_[w.index];
+    for (std::uint32_t i = 0; i < k; ++i) t.push_back(pc + i);
   }
 
   /// The lowest-pc runnable group (groups at the same pc merged), or nullptr when the warp is
@@ -462,6 +484,7 @@ private:
         if (g->pc + k > minOther_) k = minOther_ - g->pc; // stop where another group waits to merge
         std::uint64_t t = std::uint64_t(k) * unsigned(std::popcount(m));
         warpInstr_ += k, threadInstr_ += t, skippedInstr_ += t, w.executed += k;
+        if (tracing_) tracePcs(w, g->pc, k);
         ++skipDiff_[g->pc], --skipDiff_[g->pc + k];
         g->pc += k;
         if (g->pc >= minOther_) g = pick(w);
@@ -469,6 +492,7 @@ private:
       }
       ++warpInstr_, ++w.executed;
       ++blockPc_[g->pc];
+      if (tracing_) tracePcs(w, g->pc, 1);
       threadInstr_ += unsigned(std::popcount(m));
       if (in.control) {
         // Every loop passes a control instruction: bound one block here (run() checks the launch's
@@ -524,6 +548,9 @@ private:
   std::uint32_t minOther_ = ~0u;
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   bool clusterDone_ = false; ///< clusterSweep: the block has finished
+  bool tracing_ = false;     ///< block 0 runs: its warps' code indices go to trace_
+  std::uint64_t traced_ = 0;
+  std::vector<std::vector<std::uint32_t>> trace_;
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0, skippedInstr_ = 0;
   std::uint64_t repLongest_ = 0; ///< the representative's longest warp (replicas' per-block counts)
   /// Per code index: the block's executed warp instructions, its skipped runs as a difference
@@ -874,6 +901,7 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   run.stats.warpInstrPerPc = std::move(sh.pcCount);
   run.stats.blockWarpInstr = std::move(sh.blockWork);
   run.stats.blockLongestWarp = std::move(sh.blockLongest);
+  run.stats.blockTrace = std::move(sh.trace);
   run.stats.threadInstructions = sh.threadInstr;
   run.stats.skippedThreadInstructions = sh.skippedInstr;
   run.stats.addressOnly = prog->sliced;

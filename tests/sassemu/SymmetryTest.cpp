@@ -47,6 +47,7 @@ struct Out {
   std::string error;
   std::uint64_t replicated = 0, threadInstr = 0, warpInstr = 0;
   std::vector<std::uint64_t> perPc;
+  std::vector<std::vector<std::uint32_t>> trace;
 };
 
 std::string wrap(const std::string &body) {
@@ -93,7 +94,7 @@ Out run(const std::string &body, std::array<std::uint32_t, 3> grid, std::uint32_
   if (!r.ok()) o.error = r.error().message;
   else
     o.replicated = r->stats.replicatedBlocks, o.threadInstr = r->stats.threadInstructions,
-    o.warpInstr = r->stats.warpInstructions, o.perPc = r->stats.warpInstrPerPc;
+    o.warpInstr = r->stats.warpInstructions, o.perPc = r->stats.warpInstrPerPc, o.trace = r->stats.blockTrace;
   return o;
 }
 
@@ -404,4 +405,26 @@ TEST(SassSymmetry, PerInstructionCountsAreFullExecutionsInEveryMode) {
   EXPECT_EQ(addr.perPc, want);
   EXPECT_EQ(full.warpInstr, 72u);
   EXPECT_EQ(addr.warpInstr, 72u);
+}
+
+// Session 10: block 0's trace (RunStats::blockTrace) for the SM trace simulation. Warp 0
+// (threads 0-31) passes the guarded EXIT and runs all seven instructions; warp 1 (32-63) leaves
+// at the third. Code indices are pc / 16. Address-only mode skips runs of instructions but
+// records them the same.
+TEST(SassEngine, BlockZeroTraceIsEachWarpsExecutedCodeIndices) {
+  const char *body = "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+                     "        /*0010*/                   ISETP.GE.AND P0, PT, R0, 0x20, PT ;\n"
+                     "        /*0020*/               @P0 EXIT ;\n"
+                     "        /*0030*/                   LDC.64 R4, c[0x0][0x210] ;\n"
+                     "        /*0040*/                   IMAD.WIDE R4, R0, 0x4, R4 ;\n"
+                     "        /*0050*/                   STG.E [R4.64], R0 ;\n"
+                     "        /*0060*/                   EXIT ;\n";
+  for (bool addressOnly : {false, true}) {
+    Out o = run(body, {4, 1, 1}, 64, 64, addressOnly, 2);
+    ASSERT_TRUE(o.error.empty()) << o.error;
+    ASSERT_EQ(o.trace.size(), 2u);
+    EXPECT_EQ(o.trace[0], (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(o.trace[1], (std::vector<std::uint32_t>{0, 1, 2}));
+    EXPECT_EQ(o.warpInstr, 4u * (7 + 3)); // four blocks alike
+  }
 }
