@@ -102,6 +102,9 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.blockImbalance = i.value("block_imbalance", 1.0);
   in.mix.latencyImbalance = i.value("latency_imbalance", 1.0);
   in.mix.simCoversLsu = i.value("issue_sim_lsu", false);
+  // Session 10: the SM trace simulation's time, as the prediction used it (the fit of measured
+  // counts leaves it out: see TimeModel.h applyTraceFloor).
+  in.mix.traceNs = i.value("trace_sim_ns", -1.0);
   in.mem.atomicFloatShare = i.value("atomic_float_share", 1.0);
   in.mem.atomicLineRequests = i.value("atomic_line_requests", 0.0);
   in.mem.hottestLineSteps = i.value("hottest_line_steps", 0.0);

@@ -62,8 +62,12 @@ wl_time_heldout(heldout5 0.7 0.7)
 # Sixth held-out set (kernels/timing/heldout6.json, written blind by a helper in session 8;
 # predicted with the issue-simulation model e6d012c before measurement:
 # validation/time/heldout6_blind_predictions.json): blind 10/14 (H100), 9/14 (H200); 11/14 and 10/14
-# after the stall counts and the L2 capacity rule (no longer blind).
-wl_time_heldout(heldout6 0.9 0.9)
+# after the stall counts and the L2 capacity rule (no longer blind). Session 10: 13/14 on both GPUs
+# from `suite --device`, but these guards re-predict the H100 prediction's inputs with the H200's
+# coefficients, and the SM trace simulation's time in them is the H100's (its latencies are the
+# device's): thomas_batched reads +15.7% on the H200 that way (+15.0% predicted for the H200 itself, just inside), so
+# the H200 guard is 0.85 (12/14).
+wl_time_heldout(heldout6 0.9 0.85)
 # Seventh held-out set (kernels/timing/heldout7.json, written blind by a helper at the end of session
 # 8; predicted with the final model 5a3ba58 before measurement: validation/time/heldout7_blind_predictions.json,
 # measured H100 00:30, H200 00:31 UTC 2026-11-24): blind 11/14 on both GPUs.
@@ -71,13 +75,19 @@ wl_time_heldout(heldout7 0.9 0.9)
 # Eighth held-out set (kernels/timing/heldout8.json, written blind by a helper in session 9; predicted
 # with the model of ac7b0b5 before measurement: validation/time/heldout8_blind_predictions.json,
 # measured H100 01:59, H200 02:00 UTC 2026-11-24): blind 10/14 on both GPUs; 11/14 and 12/14 with the
-# shared data path in the issue simulation and the latency/work q-norm (no longer blind).
-wl_time_heldout(heldout8 0.75 0.75)
+# shared data path in the issue simulation and the latency/work q-norm (no longer blind). Session 10
+# (the SM trace simulation): 13/14 on both GPUs, guard raised to 0.9.
+wl_time_heldout(heldout8 0.9 0.9)
 # Ninth held-out set (kernels/timing/heldout9.json, written blind by a second helper in session 9;
 # predicted with the session's final model 4961651 before measurement:
 # validation/time/heldout9_blind_predictions.json, measured H100 03:04, H200 03:05 UTC 2026-11-24):
-# blind 10/14 (H100), 9/14 (H200).
-wl_time_heldout(heldout9 0.6 0.6)
+# blind 10/14 (H100), 9/14 (H200). Session 10 (the SM trace simulation): 11/14 and 10/14, guard 0.7.
+wl_time_heldout(heldout9 0.7 0.7)
+# Tenth held-out set (kernels/timing/heldout10.json, written blind by a helper in session 10;
+# predicted with the model of a318e39, the SM trace simulation, before measurement:
+# validation/time/heldout10_blind_predictions.json, measured H100 06:16, H200 06:17 UTC 2026-11-24):
+# blind 9/14 on both GPUs (reshape_and_cache -62/-56%: partial-sector stores the DRAM model misses).
+wl_time_heldout(heldout10 0.6 0.6)
 # Session 9 guards: held-out sets 4-7 raised to what the model of the session's end keeps (12, 10,
 # 13, 13 of 14 on both GPUs); the seeds lowered from 0.95 to 0.9: 26/28 on both GPUs since the
 # latency/work q-norm (transpose_shared32 f32/f64 -14..-17%), the issue's bar of 90%.
