@@ -527,19 +527,19 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
             else if (r.space == "global" && r.op == "st")
               lsuWf[*r.sassPc] += stWf * static_cast<double>(r.requests) / exec;
           }
-          // The sub-partitions sharing an SM's L1 data path: its resident warps, at most 4.
+          // The busiest SM's blocks and those resident on it at once; the sub-partitions sharing
+          // its L1 data path: its resident warps, at most 4.
           const double gridBlocks = double(spec.grid[0]) * spec.grid[1] * spec.grid[2];
-          const double smWarps = std::min<double>(occ.blocksPerSm ? occ.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms)) *
-                                 occ.warpsPerBlock;
-          const double sharing = std::clamp(smWarps, 1.0, double(std::max(1u, device->subPartitions)));
-          perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions),
-                                options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf, sharing);
-          if (!blockTrace.empty()) {
-            const double resident = std::min<double>(occ.blocksPerSm ? occ.blocksPerSm : 1.0, std::ceil(gridBlocks / device->sms));
-            traceNs = traceSimNs(*fn, blockTrace, options.sass == "auto" ? stalls : std::vector<std::uint8_t>{}, lsuWf,
-                                 missShareByPc, result.metrics, reuse, device.value(), static_cast<unsigned>(resident),
-                                 std::ceil(gridBlocks / device->sms), loadRounds);
-          }
+          const double perSm = std::ceil(gridBlocks / device->sms);
+          const double resident = std::min<double>(occ.blocksPerSm ? occ.blocksPerSm : 1.0, perSm);
+          const double sharing = std::clamp(resident * occ.warpsPerBlock, 1.0, double(std::max(1u, device->subPartitions)));
+          // The control bits' stall counts only for the cubin the pipeline compiled itself.
+          const std::vector<std::uint8_t> ownStalls = options.sass == "auto" ? stalls : std::vector<std::uint8_t>{};
+          perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions), ownStalls, lsuWf,
+                                sharing);
+          if (!blockTrace.empty())
+            traceNs = traceSimNs(*fn, blockTrace, ownStalls, lsuWf, missShareByPc, result.metrics, reuse, device.value(),
+                                 static_cast<unsigned>(resident), perSm, loadRounds);
         }
       }
   }
