@@ -546,7 +546,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem = memoryCountsFromMetrics(result.metrics);
   in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
   in.mem.l2ReadLines = static_cast<double>(reuse.missLines());
-  in.mem.dramRefetchBytes = static_cast<double>(dram.refetchBytes());
+  // Re-fetches, and partly written sectors evicted between writes: their fill read (in
+  // refetchBytes) and their write-back, each a scattered 32-byte transfer (model/DramSectorModel.h).
+  in.mem.dramRefetchBytes = static_cast<double>(dram.refetchBytes() + dram.refillBytes());
   in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
   in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
   in.mem.globalLoadWavefronts = static_cast<double>(reuse.loadWavefronts());

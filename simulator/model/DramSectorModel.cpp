@@ -31,33 +31,39 @@ void DramSectorModel::mark(std::uint64_t sector, bool newLine) {
   }
 }
 
-void DramSectorModel::markWrite(std::uint64_t addr, unsigned bytes) {
-  for (std::uint64_t a = addr; a < addr + bytes;) {
-    std::uint64_t sector = a >> sectorShift_;
-    std::uint64_t page = sector >> kPageShift;
-    if (page != lastWritePage_ || !lastWrite_) {
-      auto &masks = written_[page];
-      if (masks.empty()) masks.assign(kSectors, 0);
-      lastWrite_ = &masks;
-      lastWritePage_ = page;
-    }
-    unsigned first = static_cast<unsigned>(a & (sectorBytes_ - 1));
-    unsigned end = static_cast<unsigned>(std::min<std::uint64_t>(addr + bytes - (a - first), sectorBytes_));
-    std::uint32_t bitsMask = (end - first >= 32 ? 0xffffffffu : ((1u << (end - first)) - 1u)) << first;
-    (*lastWrite_)[sector & (kSectors - 1)] |= bitsMask;
-    a += end - first;
+void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool newLine) {
+  const std::uint64_t page = sector >> kPageShift;
+  if (page != lastWritePage_ || !lastWrite_) {
+    auto &masks = written_[page];
+    if (masks.empty()) masks.assign(2 * kSectors, 0);
+    lastWrite_ = &masks;
+    lastWritePage_ = page;
   }
+  const std::size_t i = sector & (kSectors - 1);
+  std::uint32_t &all = (*lastWrite_)[i], &stay = (*lastWrite_)[kSectors + i];
+  all |= mask;
+  if (clock_ && capacity_ > 0) {
+    const std::uint64_t d = clock_->touch(kWriteKey | sector, newLine, writeCursor_);
+    if (d && double(d) * kLineBytes * distanceScale_ > double(capacity_)) { // evicted since its last write
+      ++rewrites_;
+      if ((stay ? stay : mask) != 0xffffffffu) ++refills_;
+      stay = mask;
+      return;
+    }
+  }
+  stay |= mask;
 }
 
 void DramSectorModel::orWriteMask(std::uint64_t sector, std::uint32_t mask) {
   std::uint64_t page = sector >> kPageShift;
   if (page != lastWritePage_ || !lastWrite_) {
     auto &masks = written_[page];
-    if (masks.empty()) masks.assign(kSectors, 0);
+    if (masks.empty()) masks.assign(2 * kSectors, 0);
     lastWrite_ = &masks;
     lastWritePage_ = page;
   }
   (*lastWrite_)[sector & (kSectors - 1)] |= mask;
+  (*lastWrite_)[kSectors + (sector & (kSectors - 1))] |= mask;
 }
 
 DramSectorModel::DramSectorModel(const DramSectorModel &c, bool)
@@ -95,8 +101,30 @@ void DramSectorModel::onAccess(const AccessEvent &e) {
   if (e.space != Space::Global) return;
   const unsigned width = e.widthBytes ? e.widthBytes : 1;
   if (e.op == Op::Store) {
-    for (unsigned lane = 0; lane < 32; ++lane)
-      if (e.active.test(lane)) markWrite(e.addr[lane].value, width);
+    // The request's bytes per sector (lanes of one sector are usually neighbours), then one write
+    // per sector: its clock ticks once per new 128-byte line of the request.
+    std::uint64_t sector = ~std::uint64_t(0), prevLine = ~std::uint64_t(0);
+    std::uint32_t mask = 0;
+    auto flush = [&] {
+      if (!mask) return;
+      const std::uint64_t line = (sector << sectorShift_) / kLineBytes;
+      writeSector(sector, mask, line != prevLine);
+      prevLine = line;
+      mask = 0;
+    };
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      if (!e.active.test(lane)) continue;
+      const std::uint64_t addr = e.addr[lane].value;
+      for (std::uint64_t a = addr; a < addr + width;) {
+        const std::uint64_t s = a >> sectorShift_;
+        const unsigned first = static_cast<unsigned>(a & (sectorBytes_ - 1));
+        const unsigned end = static_cast<unsigned>(std::min<std::uint64_t>(addr + width - (a - first), sectorBytes_));
+        if (s != sector) flush(), sector = s;
+        mask |= (end - first >= 32 ? 0xffffffffu : ((1u << (end - first)) - 1u)) << first;
+        a += end - first;
+      }
+    }
+    flush();
     return;
   }
   std::uint64_t prev = ~std::uint64_t(0); // lanes in the sector just marked add nothing
@@ -130,9 +158,11 @@ void DramSectorModel::merge(const DramSectorModel &other) {
       mine = masks;
       continue;
     }
-    for (std::size_t i = 0; i < kSectors; ++i) mine[i] |= masks[i];
+    for (std::size_t i = 0; i < 2 * kSectors; ++i) mine[i] |= masks[i];
   }
   refetches_ += other.refetches_;
+  rewrites_ += other.rewrites_;
+  refills_ += other.refills_;
   last_ = nullptr; // rehash may have moved nothing, but keep the cache honest
   lastWrite_ = nullptr;
 }
@@ -141,11 +171,24 @@ namespace {
 std::uint64_t scaled(std::uint64_t v, double f) { return f == 1 ? v : static_cast<std::uint64_t>(double(v) * f + 0.5); }
 } // namespace
 
-std::uint64_t DramSectorModel::refetches() const {
-  if (refetches_ == 0) return 0;
+bool DramSectorModel::fitsInL2() const {
   const double footprint = double(sectorsRead() + sectorsWritten()) * sectorBytes_; // scaled already
-  if (footprint <= double(capacity_)) return 0;
+  return footprint <= double(capacity_);
+}
+
+std::uint64_t DramSectorModel::refetches() const {
+  if (refetches_ == 0 || fitsInL2()) return 0;
   return static_cast<std::uint64_t>(double(refetches_) * scale_ + 0.5);
+}
+
+std::uint64_t DramSectorModel::rewrites() const {
+  if (rewrites_ == 0 || fitsInL2()) return 0;
+  return static_cast<std::uint64_t>(double(rewrites_) * scale_ + 0.5);
+}
+
+std::uint64_t DramSectorModel::refills() const {
+  if (refills_ == 0 || fitsInL2()) return 0;
+  return static_cast<std::uint64_t>(double(refills_) * scale_ + 0.5);
 }
 
 std::uint64_t DramSectorModel::sectorsRead() const {
@@ -167,11 +210,14 @@ std::uint64_t DramSectorModel::bytesRead() const {
   std::uint64_t units = 0, fills = 0;
   for (const auto &[page, bits] : pages_)
     for (std::uint64_t w : bits) units += static_cast<std::uint64_t>(std::popcount(fold(w)));
+  // With the write rule on, a sector's last stay in the L2 decides its final fill.
+  const std::size_t last = rewrites() > 0 ? kSectors : 0;
   if (fillPartialWrites_)
     for (const auto &[page, masks] : written_) {
       auto read = pages_.find(page);
       for (std::size_t s = 0; s < kSectors; ++s) {
-        if (!masks[s] || masks[s] == 0xffffffffu) continue;
+        const std::uint32_t m = masks[last + s];
+        if (!m || m == 0xffffffffu) continue;
         if (read != pages_.end()) { // a fetched read unit already brought the sector
           std::size_t first = s / fetchSectors_ * fetchSectors_;
           bool fetched = false;
@@ -188,14 +234,14 @@ std::uint64_t DramSectorModel::bytesRead() const {
 std::uint64_t DramSectorModel::sectorsWritten() const {
   std::uint64_t n = 0;
   for (const auto &[page, masks] : written_)
-    for (std::uint32_t m : masks) n += m != 0;
+    for (std::size_t i = 0; i < kSectors; ++i) n += masks[i] != 0;
   return scaled(n, scale_);
 }
 
 std::uint64_t DramSectorModel::sectorsPartlyWritten() const {
   std::uint64_t n = 0;
   for (const auto &[page, masks] : written_)
-    for (std::uint32_t m : masks) n += m != 0 && m != 0xffffffffu;
+    for (std::size_t i = 0; i < kSectors; ++i) n += masks[i] != 0 && masks[i] != 0xffffffffu;
   return scaled(n, scale_);
 }
 

@@ -50,7 +50,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   const auto &m = in.mem;
   f.blocksOnBusiestSm = perSm;
   f.loads = m.globalLoadRequests > 0 ? 1.0 : 0.0;
-  f.dramRefetchBytes = std::clamp(m.dramRefetchBytes, 0.0, m.dramReadBytes);
+  f.dramRefetchBytes = std::clamp(m.dramRefetchBytes, 0.0, m.dramReadBytes + m.dramWriteBytes);
   f.dramBytes = m.dramReadBytes - f.dramRefetchBytes + m.dramWriteBytes;
   f.dramWriteShare = f.dramBytes + f.dramRefetchBytes > 0 ? m.dramWriteBytes / (f.dramBytes + f.dramRefetchBytes) : 0.0;
   f.l2Lines = m.l2ReadLines;

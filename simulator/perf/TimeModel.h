@@ -77,7 +77,9 @@ struct MemoryCounts {
   double dramReadBytes = 0, dramWriteBytes = 0;
   /// Session 8: of dramReadBytes, re-reads fetched again after the L2 dropped them (model/
   /// DramSectorModel.h: random gathers over tables larger than the L2), and the L1 → L2 load
-  /// requests (lines of a request that miss L1, summed; analysis/L1Reuse.h).
+  /// requests (lines of a request that miss L1, summed; analysis/L1Reuse.h). Session 11: the
+  /// re-fetches also hold partly written sectors evicted and written again, both their fill read
+  /// and their write-back (scattered 32-byte transfers, like the re-fetches).
   double dramRefetchBytes = 0, l2ReadLines = 0;
   /// Distinct 128-byte lines per warp request, summed (L1 tag lookups; L1 → L2 store
   /// transactions). 0: unknown, taken as max(requests, sectors / 4).

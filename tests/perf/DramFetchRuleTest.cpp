@@ -89,6 +89,46 @@ TEST(DramFetchRule, SectorsCompletedByOtherWarpsNeedNoFill) {
 namespace warplens::model {
 namespace {
 
+// Written sectors evicted between writes (session 11), with the same 8 KiB "L2": a sector written
+// again after more than 64 line reads and writes since its previous write is written back once
+// more, and filled again where that earlier stay left it partly written.
+TEST(DramCapacity, SectorsWrittenAgainAfterEvictionAreWrittenBackAndFilled) {
+  auto arch = arch::loadArch("sm_90");
+  ASSERT_TRUE(arch.ok());
+  arch::ArchSpec small = arch.value();
+  small.l2Bytes = 8192;
+  ReuseClock clock(1);
+  DramSectorModel m(small);
+  m.setReuseClock(&clock);
+  const std::uint64_t a = 0x10000000ull;
+  for (std::uint64_t k = 0; k < 300; ++k) m.onAccess(warp(Op::Load, a + 0x800000 + 32 * k, 0, 4)); // 150 units
+  auto word = [&](std::uint64_t addr) { m.onAccess(warp(Op::Store, addr, 0, 4)); }; // 32 lanes, one word
+  word(a);                                                        // bytes 0..3 of sector a
+  word(a + 4);                                                    // 1 line later: the same stay
+  for (std::uint64_t k = 1; k <= 70; ++k) word(a + 128 * k);      // 70 other lines, a word each
+  EXPECT_EQ(m.rewrites(), 0u);
+  word(a + 8);                                                    // 71 lines since: evicted, partial
+  EXPECT_EQ(m.rewrites(), 1u);
+  EXPECT_EQ(m.refills(), 1u);
+  EXPECT_EQ(m.sectorsWritten(), 71u);
+  EXPECT_EQ(m.bytesWritten(), (71u + 1) * 32);
+  // Reads: 150 units; fills: 71 sectors partly written at the end (a: bytes 8..11 only), 1 refill.
+  EXPECT_EQ(m.bytesRead(), 150u * 64 + 71 * 32 + 32);
+  EXPECT_EQ(m.refetchBytes(), 32u);
+  // A whole line of full sectors written again after eviction: four write-backs, no fill.
+  const std::uint64_t b = a + 0x400000;
+  m.onAccess(warp(Op::Store, b, 4, 4));
+  for (std::uint64_t k = 1; k <= 70; ++k) word(b + 128 * k);
+  m.onAccess(warp(Op::Store, b, 4, 4));
+  EXPECT_EQ(m.rewrites(), 5u);
+  EXPECT_EQ(m.refills(), 1u);
+  // Without a clock the rule is off.
+  DramSectorModel off(small);
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t k = 0; k <= 100; ++k) off.onAccess(warp(Op::Store, a + 128 * k, 0, 4));
+  EXPECT_EQ(off.rewrites(), 0u);
+}
+
 // L2 capacity (session 8), with an 8 KiB "L2" (64 lines of 128 B): a 64-byte unit read again after
 // more than 64 line reads since its last read is fetched again. Each read here is one line. The
 // rule applies only when the launch's data does not fit in the L2: each model first reads 300
