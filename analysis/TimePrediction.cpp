@@ -256,6 +256,16 @@ Operands operandsOf(const sass::SassInstruction &ins) {
 }
 } // namespace
 
+int branchResolveCycles(const sass::SassFunction &fn, const sass::SassInstruction &ins) {
+  if (!startsWith(ins.opcode, "BRA")) return 0;
+  const auto open = ins.text.find("(."), close = open == std::string::npos ? open : ins.text.find(')', open);
+  if (close == std::string::npos) return 0;
+  const std::string_view target = std::string_view(ins.text).substr(open + 1, close - open - 1);
+  for (const auto &[name, pc] : fn.labels)
+    if (name == target) return pc <= ins.pc ? kBackwardBranchCycles : kForwardBranchCycles;
+  return 0;
+}
+
 SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
                                 const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront) {
   SimInstruction si;
@@ -333,6 +343,7 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         last = start;
         if (pass == 0) {
           SimInstruction si = simInstructionOf(ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
+          si.stall += branchResolveCycles(fn, ins); // the branch's target is in `fn`
           mix.lsuInSim = mix.lsuInSim || si.mioCycles > 0;
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
@@ -411,6 +422,7 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
     if (ins.opcode.empty()) continue;
     TraceInstruction &t = code[ins.pc / 16];
     t.sim = simInstructionOf(ins, stalls, {}, 0.0);
+    t.sim.stall += branchResolveCycles(fn, ins);
     if (auto it = lsuWf.find(ins.pc); it != lsuWf.end()) t.wavefronts = it->second;
     // Shuffles cross the same data path, one warp instruction per cycle per SM (the shuffleNs
     // column's fitted shuffleCycles is 0.99 on the H100: chain_shfl_264x1024_512).

@@ -49,6 +49,16 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
 SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
                                 const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront);
 
+/// Session 11: a branch holds its warp beyond its stall count while its target is resolved (ncu's
+/// branch_resolving stall cycles per executed BRA, lone-warp kernels, H200 2026-11-24): loop-back
+/// branches 2.6 (chain_fma1) and 3.2 (collatz_max_steps) cycles; kernels of forward if/else
+/// branches 7.4 (cholesky64_warp), 7.5 (kepler_orbits), 9.2 (sturm_bisect), 9.9 (heat_plate).
+inline constexpr int kBackwardBranchCycles = 3;
+inline constexpr int kForwardBranchCycles = 8;
+/// The cycles `ins` adds to its stall count as a branch: by its target label's direction in `fn`
+/// (at or before it: a loop's back edge); 0 for other instructions and unknown targets.
+int branchResolveCycles(const sass::SassFunction &fn, const sass::SassInstruction &ins);
+
 /// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
 /// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,
 /// the cycles a warp running alone waits before issuing it (1, or until its register inputs are

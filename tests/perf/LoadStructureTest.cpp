@@ -289,6 +289,32 @@ TEST(InstructionMix, DependentCyclesOfALoneWarpFromPerInstructionCounts) {
   EXPECT_DOUBLE_EQ(mixFromCounts(fn, perPc, 8080).dependentCycles, 2.0 * (10 * 25 + 1000 * 8 + 10 * 1));
 }
 
+TEST(InstructionMix, BranchesWaitForTheirTargetByDirection) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x00}, {".L_x_2", 0x40}};
+  fn.instructions = {
+      ins(0x00, "FFMA R5, R5, R4, R4 ;"),
+      ins(0x10, "@P0 BRA `(.L_x_1) ;"), // back edge: 3 cycles
+      ins(0x20, "@P1 BRA `(.L_x_2) ;"), // forward: 8
+      ins(0x30, "@P1 BRA `(.L_x_9) ;"), // no such label: 0
+      ins(0x40, "EXIT ;"),
+  };
+  EXPECT_EQ(branchResolveCycles(fn, fn.instructions[0]), 0);
+  EXPECT_EQ(branchResolveCycles(fn, fn.instructions[1]), kBackwardBranchCycles);
+  EXPECT_EQ(branchResolveCycles(fn, fn.instructions[2]), kForwardBranchCycles);
+  EXPECT_EQ(branchResolveCycles(fn, fn.instructions[3]), 0);
+  EXPECT_EQ(kBackwardBranchCycles, 3);
+  EXPECT_EQ(kForwardBranchCycles, 8);
+  // One warp, the loop FFMA + BRA 100 times: the FFMA waits for the one before (4 cycles after it)
+  // and for the branch (its stall count 1 + 3 after it, 5 after that FFMA): 5 cycles per
+  // iteration, where the FFMA chain alone took 4.
+  sass::SassFunction loop;
+  loop.labels = {{"k", 0}, {".L_x_1", 0x00}};
+  loop.instructions = {ins(0x00, "FFMA R5, R5, R4, R4 ;"), ins(0x10, "@P0 BRA `(.L_x_1) ;")};
+  PerPcMix mix = mixFromCounts(loop, {100, 100}, 200);
+  EXPECT_DOUBLE_EQ(mix.sim[0].cycles, 100.0 * 5);
+}
+
 TEST(InstructionMix, ShufflesWriteTheirSecondOperand) {
   sass::SassFunction fn;
   fn.labels = {{"k", 0}, {".L_x_1", 0x00}};
