@@ -266,7 +266,8 @@ int branchResolveCycles(const sass::SassFunction &fn, const sass::SassInstructio
   return 0;
 }
 
-SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
+SimInstruction simInstructionOf(const sass::SassFunction &fn, const sass::SassInstruction &ins,
+                                const std::vector<std::uint8_t> &stalls,
                                 const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront) {
   SimInstruction si;
   const Operands o = operandsOf(ins);
@@ -286,6 +287,7 @@ SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vec
   // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
   if (isFp64Pipe(ins.opcode)) si.issueCycles = std::max(1, registersRead(o.src));
   if (ins.pc / 16 < stalls.size()) si.stall = std::max(1, int(stalls[ins.pc / 16]));
+  si.stall += branchResolveCycles(fn, ins);
   if (auto it = lsuWavefronts.find(ins.pc); it != lsuWavefronts.end() && it->second > 0)
     si.mioCycles = std::max(1, static_cast<int>(std::lround(mioCyclesPerWavefront * it->second)));
   return si;
@@ -342,8 +344,7 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         const double gap = start - last;
         last = start;
         if (pass == 0) {
-          SimInstruction si = simInstructionOf(ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
-          si.stall += branchResolveCycles(fn, ins); // the branch's target is in `fn`
+          SimInstruction si = simInstructionOf(fn, ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
           mix.lsuInSim = mix.lsuInSim || si.mioCycles > 0;
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
@@ -421,8 +422,7 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
   for (const auto &ins : fn.instructions) {
     if (ins.opcode.empty()) continue;
     TraceInstruction &t = code[ins.pc / 16];
-    t.sim = simInstructionOf(ins, stalls, {}, 0.0);
-    t.sim.stall += branchResolveCycles(fn, ins);
+    t.sim = simInstructionOf(fn, ins, stalls, {}, 0.0);
     if (auto it = lsuWf.find(ins.pc); it != lsuWf.end()) t.wavefronts = it->second;
     // Shuffles cross the same data path, one warp instruction per cycle per SM (the shuffleNs
     // column's fitted shuffleCycles is 0.99 on the H100: chain_shfl_264x1024_512).

@@ -43,12 +43,6 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                        const std::vector<std::uint32_t> &blockLongestWarp = {},
                        const std::vector<std::vector<std::uint32_t>> &blockTrace = {});
 
-/// The issue simulation's view of one SASS instruction (IssueSim.h): pipe, issue cycles (operand
-/// reads), stall count from `stalls` (pc / 16), registers and predicates read and written, and the
-/// L1 data-path cycles of its wavefronts (`lsuWavefronts` per execution by pc x `mioCyclesPerWavefront`).
-SimInstruction simInstructionOf(const sass::SassInstruction &ins, const std::vector<std::uint8_t> &stalls,
-                                const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront);
-
 /// Session 11: a branch holds its warp beyond its stall count while its target is resolved (ncu's
 /// branch_resolving stall cycles per executed BRA, lone-warp kernels, H200 2026-11-24): loop-back
 /// branches 2.6 (chain_fma1) and 3.2 (collatz_max_steps) cycles; kernels of forward if/else
@@ -58,6 +52,14 @@ inline constexpr int kForwardBranchCycles = 8;
 /// The cycles `ins` adds to its stall count as a branch: by its target label's direction in `fn`
 /// (at or before it: a loop's back edge); 0 for other instructions and unknown targets.
 int branchResolveCycles(const sass::SassFunction &fn, const sass::SassInstruction &ins);
+
+/// The issue simulation's view of one SASS instruction of `fn` (IssueSim.h): pipe, issue cycles
+/// (operand reads), stall count from `stalls` (pc / 16) plus a branch's resolve cycles, registers and
+/// predicates read and written, and the L1 data-path cycles of its wavefronts (`lsuWavefronts` per
+/// execution by pc x `mioCyclesPerWavefront`).
+SimInstruction simInstructionOf(const sass::SassFunction &fn, const sass::SassInstruction &ins,
+                                const std::vector<std::uint8_t> &stalls,
+                                const std::map<std::uint64_t, double> &lsuWavefronts, double mioCyclesPerWavefront);
 
 /// The instruction mix from the SASS engine's per-instruction counts (index pc / 16), scaled so
 /// their sum is `warpInstructions` (sampled launches). dependentCycles: per executed instruction,

@@ -31,7 +31,7 @@ void DramSectorModel::mark(std::uint64_t sector, bool newLine) {
   }
 }
 
-void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool newLine) {
+std::vector<std::uint32_t> &DramSectorModel::writePage(std::uint64_t sector) {
   const std::uint64_t page = sector >> kPageShift;
   if (page != lastWritePage_ || !lastWrite_) {
     auto &masks = written_[page];
@@ -39,8 +39,13 @@ void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool
     lastWrite_ = &masks;
     lastWritePage_ = page;
   }
+  return *lastWrite_;
+}
+
+void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool newLine) {
+  std::vector<std::uint32_t> &masks = writePage(sector);
   const std::size_t i = sector & (kSectors - 1);
-  std::uint32_t &all = (*lastWrite_)[i], &stay = (*lastWrite_)[kSectors + i];
+  std::uint32_t &all = masks[i], &stay = masks[kSectors + i];
   all |= mask;
   if (clock_ && capacity_ > 0) {
     const std::uint64_t d = clock_->touch(kWriteKey | sector, newLine, writeCursor_);
@@ -55,15 +60,9 @@ void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool
 }
 
 void DramSectorModel::orWriteMask(std::uint64_t sector, std::uint32_t mask) {
-  std::uint64_t page = sector >> kPageShift;
-  if (page != lastWritePage_ || !lastWrite_) {
-    auto &masks = written_[page];
-    if (masks.empty()) masks.assign(2 * kSectors, 0);
-    lastWrite_ = &masks;
-    lastWritePage_ = page;
-  }
-  (*lastWrite_)[sector & (kSectors - 1)] |= mask;
-  (*lastWrite_)[kSectors + (sector & (kSectors - 1))] |= mask;
+  std::vector<std::uint32_t> &masks = writePage(sector);
+  masks[sector & (kSectors - 1)] |= mask;
+  masks[kSectors + (sector & (kSectors - 1))] |= mask;
 }
 
 DramSectorModel::DramSectorModel(const DramSectorModel &c, bool)

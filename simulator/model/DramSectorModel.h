@@ -83,6 +83,8 @@ private:
   /// after an eviction starts the mask again.
   void writeSector(std::uint64_t sector, std::uint32_t mask, bool newLine);
   bool fitsInL2() const;
+  /// The page of write masks holding `sector` (allocated on first write; the last one is cached).
+  std::vector<std::uint32_t> &writePage(std::uint64_t sector);
   void orWriteMask(std::uint64_t sector, std::uint32_t mask);
 
   double scale_ = 1;
