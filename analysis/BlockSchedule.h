@@ -1,42 +1,57 @@
 /// \file
 /// Uneven work per block: the block scheduler hands a block to an SM when one of its slots frees,
-/// in launch order; the SM's issue rate depends on how many blocks it holds (few warps hide less
-/// latency: the issue simulation's cycles per instruction at that many warps), shared equally
+/// in launch order; each sub-partition's issue rate depends on how many warps it holds (few warps
+/// hide less latency: the issue simulation's cycles per instruction at that many warps), shared
 /// among them. With blocks of very different lengths (Mandelbrot rows, triangular loops) the last
 /// long blocks run nearly alone at the end: heldout5's f64 Mandelbrot ran 95K cycles on the H100
 /// while its SMs were active 64K cycles on average (ncu sm__cycles_elapsed.max vs
-/// smsp__cycles_active.avg, 2026-11-23).
+/// smsp__cycles_active.avg, 2026-11-23). A warp stays on its sub-partition: uneven warps leave
+/// some sub-partitions busy while the others idle (session 12).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace warplens::analysis {
 
-/// One block: its warp instructions and the most any one of its warps executed (the block holds
-/// its slot until that warp is done).
+/// Warp groups of a block: warps i with i mod kWarpGroups = g (simulator/emu/Emulator.h).
+inline constexpr unsigned kWarpGroups = 4;
+
+/// One block, per warp group g (its warps i with i mod kWarpGroups = g): their warp instructions,
+/// the most any one of them executed (the group holds its sub-partition's share until that warp is
+/// done) and how many warps it has.
 struct BlockWork {
-  double work = 0, longest = 0;
+  std::array<double, kWarpGroups> work{}, longest{};
+  std::array<unsigned, kWarpGroups> warps{};
+  /// A block of one group: `work` instructions, its longest warp `longest`, `warps` warps.
+  static BlockWork single(double work, double longest, unsigned warps = 1);
 };
 
-/// Cycles until every block is done: blocks in dispatch order, `sms` SMs with `slots` resident
-/// blocks each, an SM holding k blocks retiring `rate(k)` units of work per cycle, shared equally
-/// among them, except that a block progresses at most at work / (longest x loneCycles) (its longest
-/// warp at `loneCycles` cycles per instruction; what it cannot use goes to the others). The first
-/// sms x slots blocks start at once, block i on SM i mod sms.
-double blockMakespan(const std::vector<BlockWork> &blocks, unsigned sms, unsigned slots,
-                     const std::function<double(unsigned)> &rate, double loneCycles);
+/// Cycles until every block is done. Blocks go in dispatch order to `sms` SMs of `slots` resident
+/// blocks each; the first sms x slots start at once, block i on SM i mod sms in slot i / sms, the
+/// next one into the first slot that frees (its SM's). Session 12: a block's warp group g runs on
+/// the sub-partition (g + slot x warpsPerBlock) mod subPartitions of its SM (warp slot mod 4), which
+/// retires `rate(n)` warp instructions per cycle while n warps of unfinished groups are on it,
+/// shared among its groups in proportion to their warps, except that a group progresses at most at
+/// work / (longest x loneCycles) (its longest warp at `loneCycles` cycles per instruction; what it
+/// cannot use goes to the others). A block holds its slot until all its groups are done.
+double blockMakespan(const std::vector<BlockWork> &blocks, unsigned sms, unsigned slots, unsigned subPartitions,
+                     unsigned warpsPerBlock, const std::function<double(unsigned)> &rate, double loneCycles);
 
 /// makespan(blocks) / makespan(every block at the mean work, its warps alike: what the time
 /// model's per-SM share assumes): 1 for even blocks of even warps, > 1 where uneven blocks leave
-/// SMs idle or alone at the end, or a block's longest warp holds it (divergent trip counts: a
-/// Collatz kernel of 16 blocks ran 175K cycles on the H200 while its SMs were active 17K on
-/// average, ncu 2026-11-23). 1 when `work` is empty, has over 2^20 blocks, or its sizes differ
-/// from `longest`'s.
-double blockImbalance(const std::vector<std::uint32_t> &work, const std::vector<std::uint32_t> &longest,
-                      unsigned warpsPerBlock, unsigned sms, unsigned slots, const std::function<double(unsigned)> &rate,
-                      double loneCycles);
+/// SMs idle or alone at the end, a block's longest warp holds it (divergent trip counts: a Collatz
+/// kernel of 16 blocks ran 175K cycles on the H200 while its SMs were active 17K on average, ncu
+/// 2026-11-23), or uneven warps load one sub-partition more than the others (heldout10's
+/// Miller-Rabin: warps of 3.8K to 25K instructions, 64 per SM; measured SMs active 436K of 545K
+/// cycles on average, ncu H200 2026-11-24; per-sub-partition sums of the engine's warps give 0.82).
+/// `groupWork`, `groupLongest`: kWarpGroups per block (block b's group g at b x kWarpGroups + g).
+/// 1 when they are empty, differ in size or cover over 2^20 blocks.
+double blockImbalance(const std::vector<std::uint32_t> &groupWork, const std::vector<std::uint32_t> &groupLongest,
+                      unsigned warpsPerBlock, unsigned sms, unsigned slots, unsigned subPartitions,
+                      const std::function<double(unsigned)> &rate, double loneCycles);
 
 /// Session 9: the latency limiter's stretch from uneven blocks. A block whose warps wait on memory
 /// (dependent load rounds) lasts as long as its longest warp, whatever else runs on its SM; blocks go

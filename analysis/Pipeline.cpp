@@ -487,8 +487,7 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
         const auto &sm = reuse.loadMissesBySite()[site.site];
         if (sm.requests) missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
       }
-  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, run.stats.warpInstrPerPc, // perf/TimeModel.h
-                    missShareByPc, run.stats.blockWarpInstr, run.stats.blockLongestWarp, run.stats.blockTrace);
+  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, &run.stats, missShareByPc); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

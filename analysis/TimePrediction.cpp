@@ -454,11 +454,12 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
-                       const std::vector<std::uint64_t> &warpInstrPerPc,
-                       const std::map<std::uint64_t, double> &missShareByPc,
-                       const std::vector<std::uint32_t> &blockWarpInstr,
-                       const std::vector<std::uint32_t> &blockLongestWarp,
-                       const std::vector<std::vector<std::uint32_t>> &blockTrace) {
+                       const emu::RunStats *engine, const std::map<std::uint64_t, double> &missShareByPc) {
+  static const emu::RunStats kNone;
+  const emu::RunStats &run = engine ? *engine : kNone;
+  const std::vector<std::uint64_t> &warpInstrPerPc = run.warpInstrPerPc;
+  const std::vector<std::uint32_t> &blockWarpInstr = run.blockWarpInstr, &blockLongestWarp = run.blockLongestWarp;
+  const std::vector<std::vector<std::uint32_t>> &blockTrace = run.blockTrace;
   std::string deviceName = options.device.empty() ? perf::defaultDeviceFor(options.arch) : options.device;
   if (deviceName.empty()) {
     result.notes.push_back("time: no device data for " + options.arch + " (use --device)");
@@ -623,18 +624,22 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
     in.mix.source = "estimated: PTX warp instructions executed by the emulator; FMA pipe = that x "
                     "the static FMA-pipe share of the SASS listing";
   }
-  if (!blockWarpInstr.empty() && in.mix.simCycles.size() == kMaxSimWarps && in.mix.warpInstructions > 0) {
-    // Uneven blocks (BlockSchedule.h): an SM holding k blocks issues at the simulation's rate for
-    // its k x warps-per-block warps over the sub-partitions they occupy.
-    const double sub = std::max(1u, device->subPartitions);
-    auto rate = [&](unsigned k) {
-      const double warps = double(k) * occ.warpsPerBlock;
-      const auto w = static_cast<std::size_t>(std::clamp(std::ceil(warps / sub), 1.0, double(kMaxSimWarps)));
-      const double cpi = in.mix.simCycles[w - 1] / in.mix.warpInstructions;
-      return std::min(sub, warps) / std::max(1e-9, cpi);
+  if (!run.blockGroupWarpInstr.empty() && in.mix.simCycles.size() == kMaxSimWarps && in.mix.warpInstructions > 0) {
+    // Uneven blocks and warps (BlockSchedule.h): a sub-partition holding n warps issues at the
+    // simulation's rate for n warps.
+    auto rate = [&](unsigned n) {
+      const auto w = static_cast<std::size_t>(std::clamp(n, 1u, kMaxSimWarps));
+      return 1.0 / std::max(1e-9, in.mix.simCycles[w - 1] / in.mix.warpInstructions);
     };
-    in.mix.blockImbalance = blockImbalance(blockWarpInstr, blockLongestWarp, occ.warpsPerBlock, device->sms, occ.blocksPerSm, rate,
-                                           in.mix.simCycles[0] / in.mix.warpInstructions);
+    const unsigned sub = std::max(1u, device->subPartitions);
+    const double lone = in.mix.simCycles[0] / in.mix.warpInstructions;
+    in.mix.blockImbalance = blockImbalance(run.blockGroupWarpInstr, run.blockGroupLongestWarp, occ.warpsPerBlock, device->sms,
+                                           occ.blocksPerSm, sub, rate, lone);
+    // Pooled: the SM's warps over its sub-partitions as one, n warps issuing at min(sub, n) times
+    // the simulation's rate for n / sub warps each.
+    auto pooled = [&](unsigned n) { return std::min<double>(sub, n) * rate((n + sub - 1) / sub); };
+    in.mix.smBlockImbalance = blockImbalance(run.blockGroupWarpInstr, run.blockGroupLongestWarp, occ.warpsPerBlock,
+                                             device->sms, occ.blocksPerSm, 1, pooled, lone);
   }
   if (traceNs > 0 && !blockWarpInstr.empty()) {
     // The trace is block 0's: it stands for the busiest SM's blocks only when its work is the
@@ -673,6 +678,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"issue_sim_cycles", in.mix.simCycles},
                  {"issue_sim_bound", in.mix.simBound},
                  {"block_imbalance", in.mix.blockImbalance},
+                 {"sm_block_imbalance", in.mix.smBlockImbalance},
                  {"latency_imbalance", in.mix.latencyImbalance},
                  {"issue_sim_lsu", in.mix.simCoversLsu},
                  {"trace_sim_ns", in.mix.traceNs},

@@ -7,6 +7,7 @@
 
 #include "analysis/IssueSim.h"
 #include "analysis/Pipeline.h"
+#include "emu/Emulator.h"
 #include "launch/LaunchSpec.h"
 #include "launch/Result.h"
 #include "perf/TimeModel.h"
@@ -31,17 +32,13 @@ namespace warplens::analysis {
 class L1ReuseListener;
 
 /// Never fails the analysis: what cannot be predicted becomes a note on the result.
-/// `warpInstrPerPc`: the SASS engine's executed warp instructions per pc / 16 (empty: PTX engine).
-/// `blockWarpInstr`, `blockLongestWarp`: its warp instructions per block and the most of one of
-/// the block's warps (empty: unknown; BlockSchedule.h).
+/// `engine`: the SASS engine's run (its executed warp instructions per pc / 16, per block and warp
+/// group, block 0's trace; BlockSchedule.h, TraceSim.h); null: the PTX engine's.
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
-                       const std::vector<std::uint64_t> &warpInstrPerPc = {},
-                       const std::map<std::uint64_t, double> &missShareByPc = {},
-                       const std::vector<std::uint32_t> &blockWarpInstr = {},
-                       const std::vector<std::uint32_t> &blockLongestWarp = {},
-                       const std::vector<std::vector<std::uint32_t>> &blockTrace = {});
+                       const emu::RunStats *engine = nullptr,
+                       const std::map<std::uint64_t, double> &missShareByPc = {});
 
 /// Session 11: a branch holds its warp beyond its stall count while its target is resolved (ncu's
 /// branch_resolving stall cycles per executed BRA, lone-warp kernels, H200 2026-11-24): loop-back

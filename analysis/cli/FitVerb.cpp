@@ -65,7 +65,7 @@ struct Structure {
   /// per sub-partition (empty: not in the prediction).
   std::vector<double> simCyclesPerInst;
   std::vector<std::string> simBound;
-  double blockImbalance = 1, latencyImbalance = 1;
+  double blockImbalance = 1, latencyImbalance = 1, smBlockImbalance = 1;
   bool simCoversLsu = false;
   /// Session 8: L1-miss lines per global load request; DRAM re-fetch share of the DRAM bytes read.
   double missLinesPerLoadRequest = 0, refetchShare = 0;
@@ -100,6 +100,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mix.simCycles = i.value("issue_sim_cycles", std::vector<double>{});
   in.mix.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
   in.mix.blockImbalance = i.value("block_imbalance", 1.0);
+  in.mix.smBlockImbalance = i.value("sm_block_imbalance", in.mix.blockImbalance);
   in.mix.latencyImbalance = i.value("latency_imbalance", 1.0);
   in.mix.simCoversLsu = i.value("issue_sim_lsu", false);
   // Session 10: the SM trace simulation's time, as the prediction used it (the fit of measured
@@ -179,6 +180,7 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     for (double c : it->second.simCyclesPerInst) in.mix.simCycles.push_back(c * in.mix.warpInstructions);
     in.mix.simBound = it->second.simBound;
     in.mix.blockImbalance = it->second.blockImbalance;
+    in.mix.smBlockImbalance = it->second.smBlockImbalance;
     in.mix.latencyImbalance = it->second.latencyImbalance;
     in.mix.simCoversLsu = it->second.simCoversLsu;
     in.mem.l2ReadLines = it->second.missLinesPerLoadRequest * in.mem.globalLoadRequests;
@@ -322,13 +324,14 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
                            ratio(i, "barriers", "warp_instructions"),
                            i.value("atomic_float_share", 1.0),
                            i.contains("alu_pipe_instructions") ? ratio(i, "alu_pipe_instructions", "warp_instructions") : -1.0,
-                           {}, {}, 1.0, 1.0, false, 0.0, 0.0};
+                           {}, {}, 1.0, 1.0, 1.0, false, 0.0, 0.0};
       Structure &st = structure[r.name];
       const double inst = i.value("warp_instructions", 0.0);
       if (inst > 0)
         for (double c : i.value("issue_sim_cycles", std::vector<double>{})) st.simCyclesPerInst.push_back(c / inst);
       st.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
       st.blockImbalance = i.value("block_imbalance", 1.0);
+      st.smBlockImbalance = i.value("sm_block_imbalance", st.blockImbalance);
       st.latencyImbalance = i.value("latency_imbalance", 1.0);
       st.simCoversLsu = i.value("issue_sim_lsu", false);
       st.missLinesPerLoadRequest = ratio(i, "l1_miss_lines", "global_load_requests");

@@ -35,6 +35,11 @@ struct EmuOptions {
 };
 
 inline constexpr std::uint64_t kMaxBlockWork = std::uint64_t(1) << 22;
+/// Session 12: per-block warp-group counts (RunStats::blockGroupWarpInstr) up to this many blocks
+/// (32 MB), the block schedule's limit (analysis/BlockSchedule.h).
+inline constexpr std::uint64_t kMaxBlockGroups = std::uint64_t(1) << 20;
+/// Warp groups of a block: warps i with i mod kWarpGroups = g run on one SM sub-partition.
+inline constexpr std::uint32_t kWarpGroups = 4;
 /// Session 10: block 0's warp-level trace is kept up to this many warp instructions (16 MB).
 inline constexpr std::uint64_t kMaxBlockTrace = std::uint64_t(1) << 22;
 
@@ -47,6 +52,11 @@ struct RunStats {
   /// instructions executed per block (linear id). Empty otherwise.
   std::vector<std::uint32_t> blockWarpInstr;
   std::vector<std::uint32_t> blockLongestWarp; ///< same: the block's longest warp's instructions
+  /// Session 12: the same per warp group (warps i with i mod kWarpGroups = g, which share an SM
+  /// sub-partition), kWarpGroups per block (block b's group g at b x kWarpGroups + g), for grids
+  /// of up to kMaxBlockGroups blocks; else empty.
+  std::vector<std::uint32_t> blockGroupWarpInstr;
+  std::vector<std::uint32_t> blockGroupLongestWarp; ///< same: the group's longest warp
   /// SASS engine, session 10: per warp of block 0, the code indices (pc / 16) it executed in
   /// order, for the SM trace simulation (analysis/TraceSim.h). Empty when block 0 was not run
   /// (sampling, clusters) or ran over kMaxBlockTrace warp instructions.

@@ -85,7 +85,8 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
       cycles = in.mix.simCycles[w - 1];
       if (in.mix.simBound.size() >= w) bound = in.mix.simBound[w - 1];
     }
-    f.computeNs = cycles * share / (busySub * ghz) * std::max(1.0, in.mix.blockImbalance);
+    const double stretch = bound == "l1/shared" ? in.mix.smBlockImbalance : in.mix.blockImbalance;
+    f.computeNs = cycles * share / (busySub * ghz) * std::max(1.0, stretch);
     for (std::size_t k = 0; k < kLimiterCount; ++k)
       if (bound == kLimiters[k]) f.computeLimiter = k;
   }

@@ -55,7 +55,12 @@ struct InstructionMix {
   std::vector<std::string> simBound;
   /// Session 8: the issue time's stretch from uneven work per block (analysis/BlockSchedule.h):
   /// makespan of the blocks as the engine counted them / of even blocks; 1 when even or unknown.
+  /// Session 12: each warp on its own sub-partition.
   double blockImbalance = 1;
+  /// Session 12: the same with the SM's work pooled over its sub-partitions: the stretch of the
+  /// SM-wide L1 data path (where the issue simulation is bound by it, "l1/shared"), which serves
+  /// the four sub-partitions alike. 1 when even or unknown.
+  double smBlockImbalance = 1;
   /// Session 9: the latency limiter's stretch from uneven blocks (analysis/BlockSchedule.h
   /// latencyImbalance): the last blocks' longest warps against the mean; 1 when even or unknown.
   double latencyImbalance = 1;

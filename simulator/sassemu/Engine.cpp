@@ -12,6 +12,7 @@
 #include "sassemu/Symmetry.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
@@ -78,6 +79,9 @@ struct Shared {
   /// Session 8: warp instructions per block (linear id; replicas as their representative), for
   /// plain grids run whole (no sampling, no clusters) of up to kMaxBlockWork blocks; else empty.
   std::vector<std::uint32_t> blockWork, blockLongest; ///< and its longest warp's instructions
+  /// Session 12: per block (up to kMaxBlockGroups) and warp group (warps i with i mod 4 = g), the
+  /// group's warp instructions and its longest warp's (RunStats::blockGroupWarpInstr); else empty.
+  std::vector<std::uint32_t> groupWork, groupLongest;
   std::vector<std::vector<std::uint32_t>> trace; ///< block 0's warps' code indices (RunStats::blockTrace)
   std::string symmetryWhy; ///< why a proof failed (WARPLENS_SASS_SYMMETRY=1 prints it)
   std::string ruleError;   ///< the first proof that failed on a rule error (RunStats::symmetryRuleError)
@@ -151,10 +155,21 @@ private:
     s_.skippedInstr += skippedInstr_ * copies;
     const std::uint64_t perBlock = addPcCounts(copies);
     std::uint64_t longest = repLongest_;
-    if (!replicas) { // the block just run: its longest warp, and the counts cleared for the next
+    if (!replicas) { // the block just run: its longest warp and warp groups, the counts cleared for the next
       longest = 0;
+      groupsOf(curGroup_);
       for (std::uint32_t i = 0; i < nWarps_; ++i) longest = std::max(longest, warps_[i].executed), warps_[i].executed = 0;
     }
+    const GroupCounts &groups = replicas ? repGroup_ : curGroup_;
+    auto putGroups = [&](std::uint64_t b) {
+      if (b >= s_.groupWork.size() / emu::kWarpGroups) return;
+      for (std::uint32_t g = 0; g < emu::kWarpGroups; ++g)
+        s_.groupWork[b * emu::kWarpGroups + g] = groups.work[g], s_.groupLongest[b * emu::kWarpGroups + g] = groups.longest[g];
+    };
+    if (replicas)
+      for (std::uint32_t b : *replicas) putGroups(b);
+    else if (executed)
+      putGroups(bl);
     if (!s_.blockWork.empty()) { // distinct blocks per worker: no lock needed
       auto clip = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
       if (replicas)
@@ -205,6 +220,7 @@ private:
     repPc_ = blockPc_, repSkip_ = skipDiff_;
     repLongest_ = 0;
     for (std::uint32_t i = 0; i < nWarps_; ++i) repLongest_ = std::max(repLongest_, warps_[i].executed);
+    groupsOf(repGroup_);
     ok = account(bl);
     return sym;
   }
@@ -553,6 +569,20 @@ private:
   std::vector<std::vector<std::uint32_t>> trace_;
   std::uint64_t warpInstr_ = 0, threadInstr_ = 0, skippedInstr_ = 0;
   std::uint64_t repLongest_ = 0; ///< the representative's longest warp (replicas' per-block counts)
+  /// A block's warp groups (warps i with i mod kWarpGroups = g): instructions and longest warp.
+  struct GroupCounts {
+    std::array<std::uint32_t, emu::kWarpGroups> work{}, longest{};
+  };
+  GroupCounts repGroup_, curGroup_; ///< the representative's (replicas), the block just run
+  void groupsOf(GroupCounts &c) const {
+    c = GroupCounts{};
+    auto clip = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
+    for (std::uint32_t i = 0; i < nWarps_; ++i) {
+      const std::uint32_t g = i % emu::kWarpGroups, e = clip(warps_[i].executed);
+      c.work[g] = clip(std::uint64_t(c.work[g]) + e);
+      c.longest[g] = std::max(c.longest[g], e);
+    }
+  }
   /// Per code index: the block's executed warp instructions, its skipped runs as a difference
   /// array (+1 at a run's start, -1 past its end), the representative's of both (replicas), and
   /// the worker's total.
@@ -885,6 +915,8 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
     sh.replicate = false;
   }
   if (sh.sample.empty() && !sh.cluster[0] && sh.totalBlocks <= emu::kMaxBlockWork) sh.blockWork.assign(sh.totalBlocks, 0), sh.blockLongest.assign(sh.totalBlocks, 0);
+  if (sh.sample.empty() && !sh.cluster[0] && sh.totalBlocks <= emu::kMaxBlockGroups)
+    sh.groupWork.assign(sh.totalBlocks * emu::kWarpGroups, 0), sh.groupLongest.assign(sh.totalBlocks * emu::kWarpGroups, 0);
   unsigned threads = emu::workerCount(options.threads, sh.totalBlocks);
   emu::LaunchRun run;
   run.kernelMangled = fn.name;
@@ -901,6 +933,8 @@ Expected<emu::LaunchRun> runLaunch(const sass::SassFunction &fn, const Cubin &cu
   run.stats.warpInstrPerPc = std::move(sh.pcCount);
   run.stats.blockWarpInstr = std::move(sh.blockWork);
   run.stats.blockLongestWarp = std::move(sh.blockLongest);
+  run.stats.blockGroupWarpInstr = std::move(sh.groupWork);
+  run.stats.blockGroupLongestWarp = std::move(sh.groupLongest);
   run.stats.blockTrace = std::move(sh.trace);
   run.stats.threadInstructions = sh.threadInstr;
   run.stats.skippedThreadInstructions = sh.skippedInstr;

@@ -135,27 +135,75 @@ TEST(BlockSchedule, LatencyImbalanceByHand) {
   EXPECT_DOUBLE_EQ(latencyImbalance({}, 2, 2), 1.0);
 }
 
-// Block scheduler by hand: 2 SMs of one slot, rate 1.
+// Block scheduler by hand: 2 SMs of one slot, rate 1, every block one warp group on one
+// sub-partition.
 TEST(BlockSchedule, MakespanByHand) {
   auto one = [](unsigned) { return 1.0; };
   auto four = [](unsigned) { return 4.0; };
+  auto blocks = [](std::vector<std::pair<double, double>> wl) {
+    std::vector<BlockWork> b;
+    for (auto [w, l] : wl) b.push_back(BlockWork::single(w, l));
+    return b;
+  };
+  // One-warp blocks as groups (block b's group 0 = its work, longest = its warp).
+  auto groups = [](std::vector<std::uint32_t> work, std::vector<std::uint32_t> longest) {
+    std::vector<std::uint32_t> w, l;
+    for (std::size_t i = 0; i < work.size(); ++i)
+      for (unsigned g = 0; g < kWarpGroups; ++g) w.push_back(g ? 0 : work[i]), l.push_back(g ? 0 : longest[i]);
+    return std::pair{w, l};
+  };
   // [4,1,1,1,1]: SM0 runs block 0 (4); SM1 runs blocks 1..4 one after another: 4.
-  EXPECT_DOUBLE_EQ(blockMakespan({{4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}}, 2, 1, one, 0), 4);
+  EXPECT_DOUBLE_EQ(blockMakespan(blocks({{4, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 0}}), 2, 1, 1, 1, one, 0), 4);
   // [1,1,1,4]: blocks 2 and 3 start at 1; block 3 ends at 5.
-  EXPECT_DOUBLE_EQ(blockMakespan({{1, 0}, {1, 0}, {1, 0}, {4, 0}}, 2, 1, one, 0), 5);
+  EXPECT_DOUBLE_EQ(blockMakespan(blocks({{1, 0}, {1, 0}, {1, 0}, {4, 0}}), 2, 1, 1, 1, one, 0), 5);
   // Even blocks of 1.75: two per SM, 3.5; the imbalance 5 / 3.5.
-  EXPECT_NEAR(blockImbalance({1, 1, 1, 4}, {0, 0, 0, 0}, 1, 2, 1, one, 0), 5 / 3.5, 1e-12);
-  EXPECT_DOUBLE_EQ(blockImbalance({3, 3, 3, 3}, {1, 1, 1, 1}, 3, 2, 1, one, 1), 1.0);
-  // Even blocks of three warps at 1 cycle per instruction each: a block takes at most 3 per cycle.
-  // With rate 1 per SM the SM is the limit either way: no stretch. With rate 4, even warps run at
-  // their cap 3 (a block of 3 takes 1 cycle, two per SM: 2); one warp doing all 3 runs at 1 per
-  // cycle (3 cycles a block, 6 in all): 3 times longer.
-  EXPECT_DOUBLE_EQ(blockImbalance({3, 3, 3, 3}, {3, 3, 3, 3}, 3, 2, 1, one, 1), 1.0);
-  EXPECT_NEAR(blockImbalance({3, 3, 3, 3}, {3, 3, 3, 3}, 3, 2, 1, four, 1), 3.0, 1e-9);
+  auto [w1, l1] = groups({1, 1, 1, 4}, {1, 1, 1, 4});
+  EXPECT_NEAR(blockImbalance(w1, l1, 1, 2, 1, 1, one, 0), 5 / 3.5, 1e-12);
   // One SM, two slots, rate 4 shared: block A (work 8, longest warp 8 at 1 cycle per instruction:
   // at most 1 per cycle), block B (work 8, longest 1: at most 8 per cycle). A takes 1, B the other
   // 3 until it ends at 8/3; then A alone at its cap 1: ends at 8.
-  EXPECT_NEAR(blockMakespan({{8, 8}, {8, 1}}, 1, 2, four, 1), 8, 1e-9);
+  EXPECT_NEAR(blockMakespan(blocks({{8, 8}, {8, 1}}), 1, 2, 1, 1, four, 1), 8, 1e-9);
   // Without the caps they share equally: 2 each, both end at 4.
-  EXPECT_NEAR(blockMakespan({{8, 0}, {8, 0}}, 1, 2, four, 0), 4, 1e-9);
+  EXPECT_NEAR(blockMakespan(blocks({{8, 0}, {8, 0}}), 1, 2, 1, 1, four, 0), 4, 1e-9);
+}
+
+// Session 12, by hand: a warp stays on its sub-partition (warp slot mod 4).
+TEST(BlockSchedule, WarpsStayOnTheirSubPartition) {
+  auto one = [](unsigned) { return 1.0; };
+  // One SM of one slot, four sub-partitions at 1 per cycle each. A block of 8 warps: group g is
+  // warps g and g + 4. Group work 4, 4, 4, 12 (warp 3 and 7 long): sub-partition 3 needs 12
+  // cycles while the others are done at 4; pooled over the SM it would be 24 / 4 = 6.
+  BlockWork b;
+  b.work = {4, 4, 4, 12}, b.longest = {2, 2, 2, 6}, b.warps = {2, 2, 2, 2};
+  EXPECT_NEAR(blockMakespan({b}, 1, 1, 4, 8, one, 0), 12, 1e-9);
+  // As one group on one sub-partition (the pooled schedule) at rate 4: 6.
+  auto four = [](unsigned) { return 4.0; };
+  EXPECT_NEAR(blockMakespan({BlockWork::single(24, 6, 8)}, 1, 1, 1, 8, four, 0), 6, 1e-9);
+  // Two-warp blocks, one SM of two slots: slot 0's groups run on sub-partitions 0 and 1, slot 1's
+  // on 2 and 3 (slot x 2 warps). Blocks [warps 5, 1], [5, 1], [1, 1]: block 0 (slot 0) holds
+  // sub-partition 0 for 5; block 1 (slot 1) sub-partition 2 for 5; block 2 waits for a slot
+  // until 5 and ends at 6.
+  auto two = [](double a, double c) {
+    BlockWork x;
+    x.work = {a, c, 0, 0}, x.longest = {a, c, 0, 0}, x.warps = {1, 1, 0, 0};
+    return x;
+  };
+  EXPECT_NEAR(blockMakespan({two(5, 1), two(5, 1), two(1, 1)}, 1, 2, 4, 2, one, 0), 6, 1e-9);
+  // The imbalance of group counts [5,1],[5,1],[1,1] against even blocks (each warp 14 / 6): one
+  // SM of two slots, 4 sub-partitions: even blocks 0 and 1 end at 7/3, block 2 at 14/3.
+  const std::vector<std::uint32_t> gw = {5, 1, 0, 0, 5, 1, 0, 0, 1, 1, 0, 0}, gl = gw;
+  EXPECT_NEAR(blockImbalance(gw, gl, 2, 1, 2, 4, one, 0), 6 / (14.0 / 3), 1e-9);
+  // Four warps of a block share a sub-partition's rate in proportion to their warps: groups of
+  // 1 and 3 warps on one sub-partition (a one-sub-partition SM) at rate 4, no caps: the 3-warp
+  // group gets 3 per cycle.
+  BlockWork c;
+  c.work = {3, 9, 0, 0}, c.longest = {0, 0, 0, 0}, c.warps = {1, 3, 0, 0};
+  EXPECT_NEAR(blockMakespan({c}, 1, 1, 1, 4, four, 0), 3, 1e-9);
+  // A block's longest warp holds it: blocks of three warps where warp 0 does all 3 instructions
+  // at 1 cycle each (2 SMs of one slot, 4 blocks): 3 cycles a block, 6 in all; even warps (1
+  // each) take 1 cycle a block, 2 in all: 3 times longer. Even blocks of even warps: 1.
+  const std::vector<std::uint32_t> lone = {3, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0};
+  EXPECT_NEAR(blockImbalance(lone, lone, 3, 2, 1, 4, one, 1), 3.0, 1e-9);
+  const std::vector<std::uint32_t> alike = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0};
+  EXPECT_DOUBLE_EQ(blockImbalance(alike, alike, 3, 2, 1, 4, one, 1), 1.0);
 }
