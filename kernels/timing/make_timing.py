@@ -328,6 +328,20 @@ def timing_suite():
     return out
 
 
+def store_study():
+    """Session 12 (after heldout12's Bayer demosaic): array-of-structs stores, k fields per thread
+    written by k separate 4-byte stores, 64 MiB in all. A study of partly written sectors, measured
+    (validation/h100/time/measured_store_study.json), not in the fit: see CALIBRATION.md."""
+    out = []
+    for k in [1, 2, 3, 4, 8]:
+        n = 16 * MB // k
+        out.append(launch(f"st_fields_k{k}_16M", "store", "st_fields", 1056, 256,
+                          [{"buffer": "out", "type": "f32", "count": n * k, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": k, "type": "u32"}],
+                          f"{n} structs of {k} floats, each written with {k} separate stores (grid-stride)"))
+    return out
+
+
 def heldout_suite():
     H = "heldout.cu"
     out = []
@@ -386,7 +400,8 @@ def heldout_suite():
 
 
 def main():
-    for name, suite in [("timing.json", timing_suite()), ("heldout.json", heldout_suite())]:
+    for name, suite in [("timing.json", timing_suite()), ("heldout.json", heldout_suite()),
+                        ("store_study.json", store_study())]:
         with open(os.path.join(HERE, name), "w") as f:
             json.dump({"launches": suite}, f, indent=1)
             f.write("\n")

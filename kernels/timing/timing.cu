@@ -486,3 +486,14 @@ extern "C" __global__ void cvt_chains(float *out, unsigned iters) {
   }
   if (x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 == -1.0f) out[blockIdx.x * blockDim.x + threadIdx.x] = x0;
 }
+
+// Session 12: array-of-structs writes, one 4-byte store per field: thread i writes its k fields
+// out[i * k + j] with k separate stores, so each store request covers k x 128 bytes of which it
+// writes one word in k (the k stores of a warp together write every byte once). k = 1 is the
+// coalesced baseline; the same 64 MiB for every k. Question: does the L2 take a partly written
+// sector at a full sector's cost (heldout12's Bayer demosaic, three 2-byte stores 6 bytes apart
+// per thread, ran at 0.71 of its predicted time)? A grid-stride loop over the structs.
+extern "C" __global__ void st_fields(float *out, unsigned n, unsigned k) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    for (unsigned j = 0; j < k; ++j) out[(unsigned long long)i * k + j] = float(i + j);
+}

@@ -60,7 +60,7 @@ wl_time_heldout(heldout4 0.8 0.8)
 # Session 8: 11/14 (H100), 9/14 (H200). Session 11: 9/14 (H100): the writes' line ticks in the L2
 # reuse clock (model/DramSectorModel.h) moved gather_perm's DRAM re-fetch from 820 to 828 MB (838
 # measured) and its time from +14.5% to +15.6%; guard 0.64 on the H100.
-wl_time_heldout(heldout5 0.64 0.7)
+wl_time_heldout(heldout5 0.75 0.7)
 # Sixth held-out set (kernels/timing/heldout6.json, written blind by a helper in session 8;
 # predicted with the issue-simulation model e6d012c before measurement:
 # validation/time/heldout6_blind_predictions.json): blind 10/14 (H100), 9/14 (H200); 11/14 and 10/14
@@ -80,7 +80,7 @@ wl_time_heldout(heldout7 0.9 0.9)
 # shared data path in the issue simulation and the latency/work q-norm (no longer blind). Session 10
 # (the SM trace simulation): 13/14 on both GPUs, guard raised to 0.9. Session 11 (branch resolve
 # cycles): poisson_knuth -13.8% -> -15.0% on the H100, 12/14 there; guard 0.85.
-wl_time_heldout(heldout8 0.85 0.9)
+wl_time_heldout(heldout8 0.9 0.9)
 # Ninth held-out set (kernels/timing/heldout9.json, written blind by a second helper in session 9;
 # predicted with the session's final model 4961651 before measurement:
 # validation/time/heldout9_blind_predictions.json, measured H100 03:04, H200 03:05 UTC 2026-11-24):
@@ -92,12 +92,18 @@ wl_time_heldout(heldout9 0.7 0.7)
 # blind 9/14 on both GPUs (reshape_and_cache -62/-56%: partial-sector stores the DRAM model misses).
 # Session 11 (partly written sectors evicted between writes are written back and filled again):
 # reshape_and_cache -4% / -10%, 10/14 on both GPUs, guard 0.7.
-wl_time_heldout(heldout10 0.7 0.7)
+wl_time_heldout(heldout10 0.75 0.75)
 # Eleventh held-out set (kernels/timing/heldout11.json, written blind by a helper in session 11;
 # predicted with the model of 4cd4cbe before measurement: validation/time/heldout11_blind_predictions.json,
 # measured H100 09:00, H200 09:02 UTC 2026-11-24): blind 10/14 on both GPUs; 11/14 with the branch
 # resolve cycles (sturm_bisect -18% -> -9%, fitted in part on its own ncu stall counts: not blind).
-wl_time_heldout(heldout11 0.75 0.75)
+wl_time_heldout(heldout11 0.85 0.85)
+# Session 12: the per-sub-partition block schedule (miller_rabin, sdf_spheretrace, mandel_f64,
+# poisson_knuth) raised heldout5 (H100 11/14), heldout8 (13/14 on both), heldout10 (11/14) and
+# heldout11 (13/14 and 12/14; bloom_probe sits at -15.0% on the H100, so 12/14 is the guard).
+# Twelfth held-out set (kernels/timing/heldout12.json, written blind by a helper in session 12,
+# predicted with b611d4e before it was measured): 11/14 (H100) and 9/14 (H200).
+wl_time_heldout(heldout12 0.75 0.6)
 # Session 9 guards: held-out sets 4-7 raised to what the model of the session's end keeps (12, 10,
 # 13, 13 of 14 on both GPUs); the seeds lowered from 0.95 to 0.9: 26/28 on both GPUs since the
 # latency/work q-norm (transpose_shared32 f32/f64 -14..-17%), the issue's bar of 90%.
