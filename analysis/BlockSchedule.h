@@ -37,16 +37,26 @@ struct BlockWork {
 /// shared among its groups in proportion to their warps, except that a group progresses at most at
 /// work / (longest x loneCycles) (its longest warp at `loneCycles` cycles per instruction; what it
 /// cannot use goes to the others). A block holds its slot until all its groups are done.
+/// Session 13: SMs that free a slot at the same time (to 1e-6 cycles) take the next blocks in SM
+/// order when `tieSeed` is 0, else in a pseudo-random order drawn from it.
 double blockMakespan(const std::vector<BlockWork> &blocks, unsigned sms, unsigned slots, unsigned subPartitions,
-                     unsigned warpsPerBlock, const std::function<double(unsigned)> &rate, double loneCycles);
+                     unsigned warpsPerBlock, const std::function<double(unsigned)> &rate, double loneCycles,
+                     std::uint64_t tieSeed = 0);
 
-/// makespan(blocks) / makespan(every block at the mean work, its warps alike: what the time
-/// model's per-SM share assumes): 1 for even blocks of even warps, > 1 where uneven blocks leave
-/// SMs idle or alone at the end, a block's longest warp holds it (divergent trip counts: a Collatz
-/// kernel of 16 blocks ran 175K cycles on the H200 while its SMs were active 17K on average, ncu
-/// 2026-11-23), or uneven warps load one sub-partition more than the others (heldout10's
-/// Miller-Rabin: warps of 3.8K to 25K instructions, 64 per SM; measured SMs active 436K of 545K
-/// cycles on average, ncu H200 2026-11-24; per-sub-partition sums of the engine's warps give 0.82).
+/// Session 13: how many tie orders blockImbalance averages the uneven makespan over: 8 up to 2^14 blocks, fewer above (2^17 / blocks), at least 1. Why: with many
+/// identical blocks (mirrored image rows) SMs free slots at the same time, and which of them takes
+/// the next block is not known; one fixed order moved single launches' stretch by up to 8%
+/// (heldout11's sphere tracing: 1.146 to 1.271 over eight orders).
+unsigned tieOrders(std::size_t blocks);
+
+/// makespan(blocks) (the mean over tieOrders(blocks) tie orders) / makespan(every block at the mean
+/// work, its warps alike: what the time model's per-SM share assumes): 1 for even blocks of even
+/// warps, > 1 where uneven blocks leave SMs idle or alone at the end, a block's longest warp holds
+/// it (divergent trip counts: a Collatz kernel of 16 blocks ran 175K cycles on the H200 while its
+/// SMs were active 17K on average, ncu 2026-11-23), or uneven warps load one sub-partition more
+/// than the others (heldout10's Miller-Rabin: warps of 3.8K to 25K instructions, 64 per SM;
+/// measured SMs active 436K of 545K cycles on average, ncu H200 2026-11-24; per-sub-partition sums
+/// of the engine's warps give 0.82).
 /// `groupWork`, `groupLongest`: kWarpGroups per block (block b's group g at b x kWarpGroups + g).
 /// 1 when they are empty, differ in size or cover over 2^20 blocks.
 double blockImbalance(const std::vector<std::uint32_t> &groupWork, const std::vector<std::uint32_t> &groupLongest,

@@ -2,9 +2,15 @@
 /// Google Benchmark of the SM trace simulation (analysis/TraceSim.h): items/s = simulated warp
 /// instructions per second on one thread. A launch simulates at most kTraceBudget (4M) warp
 /// instructions, so this rate bounds what the simulation adds to a prediction (target: the budget
-/// in at most a second, >= 4M items/s).
+/// in at most a second, >= 4M items/s). Session 13: the per-sub-partition block schedule
+/// (analysis/BlockSchedule.h) up to the largest grid it takes, 2^20 blocks (aimed at: one
+/// blockImbalance in at most a second; measured 1.3-3.2 s at 2^20 on the 2-core CI machine).
+#include "analysis/BlockSchedule.h"
 #include "analysis/OpcodeTiming.h"
 #include "analysis/TraceSim.h"
+
+#include <algorithm>
+#include <cstdint>
 
 #include <benchmark/benchmark.h>
 
@@ -60,7 +66,38 @@ void BM_TraceSim(benchmark::State &state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(instructions));
 }
 
+/// blockImbalance of 2^state.range(1) blocks of state.range(0) warps with uneven warps (a fixed
+/// hash of block and warp: 1K..4K instructions), 132 SMs, 64 / warps-per-block slots; items =
+/// blocks. Up to 2^17 blocks it averages tieOrders(blocks) schedules (8 at 2^14, 2 at 2^16).
+void BM_BlockSchedule(benchmark::State &state) {
+  const unsigned wpb = static_cast<unsigned>(state.range(0));
+  const std::size_t blocks = std::size_t(1) << state.range(1);
+  std::vector<std::uint32_t> work(blocks * kWarpGroups, 0), longest(blocks * kWarpGroups, 0);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (unsigned w = 0; w < wpb; ++w) {
+      std::uint64_t x = (b * 64 + w + 1) * 0x9e3779b97f4a7c15ull;
+      x ^= x >> 29;
+      const auto e = static_cast<std::uint32_t>(1000 + x % 3000);
+      work[b * kWarpGroups + w % kWarpGroups] += e;
+      longest[b * kWarpGroups + w % kWarpGroups] = std::max(longest[b * kWarpGroups + w % kWarpGroups], e);
+    }
+  auto rate = [](unsigned n) { return n >= 4 ? 1.0 : 0.25 * n; };
+  for (auto _ : state) {
+    double s = blockImbalance(work, longest, wpb, 132, 64 / wpb, 4, rate, 4.0);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(blocks));
+}
+
 } // namespace
 
 BENCHMARK(BM_TraceSim)->Arg(4)->Arg(16)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BlockSchedule)
+    ->Args({8, 14})
+    ->Args({8, 16})
+    ->Args({2, 20})
+    ->Args({8, 20})
+    ->Args({32, 20})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 BENCHMARK_MAIN();

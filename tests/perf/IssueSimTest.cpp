@@ -5,6 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <vector>
+
 using namespace warplens::analysis;
 
 namespace {
@@ -206,4 +211,41 @@ TEST(BlockSchedule, WarpsStayOnTheirSubPartition) {
   EXPECT_NEAR(blockImbalance(lone, lone, 3, 2, 1, 4, one, 1), 3.0, 1e-9);
   const std::vector<std::uint32_t> alike = {1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0};
   EXPECT_DOUBLE_EQ(blockImbalance(alike, alike, 3, 2, 1, 4, one, 1), 1.0);
+}
+
+// Session 13, by hand: a step shorter than the clock's last digit still ends its part. One SM of
+// one slot, four sub-partitions at 1 per cycle: block 0 (one group of 1e13 cycles), then block 1
+// of two one-warp groups of 1 and 1 + 1e-4. At t = 1e13 a double's step is about 0.002, so the
+// second group's last 1e-4 cycles move no clock; the schedule used to repeat that step forever
+// (a grid of 2^20 uneven blocks of 8 warps never returned). Makespan 1e13 + 1 (+ 1e-4, below the
+// clock's resolution).
+TEST(BlockSchedule, StepBelowTheClocksResolutionEnds) {
+  auto one = [](unsigned) { return 1.0; };
+  BlockWork b;
+  b.work = {1, 1 + 1e-4, 0, 0}, b.longest = {1, 1 + 1e-4, 0, 0}, b.warps = {1, 1, 0, 0};
+  EXPECT_NEAR(blockMakespan({BlockWork::single(1e13, 1e13), b}, 1, 1, 4, 2, one, 0), 1e13 + 1, 0.01);
+}
+
+// Session 13, by hand: the order in which SMs that free slots at the same time take the next
+// blocks. Two SMs of two slots, one sub-partition at 1 per cycle shared by its blocks, blocks of
+// work 1, 1, 1, 2, 2, 3. Slot-major start: SM0 runs blocks 0 and 2, SM1 blocks 1 and 3, each at
+// 1/2: blocks 0, 1 and 2 end at t = 2 (block 3 has 1 left). SM order: SM0 takes blocks 4 and 5,
+// which share it: block 4 ends at 6, block 5 (1 left) at 7; SM1 ends block 3 at 3. Makespan 7.
+// SM1 first: SM1 takes block 4 beside block 3 (both at 1/2: block 3 ends at 4, block 4 at 5); SM0
+// takes block 5 alone, ending at 5. Makespan 5. Every tie order gives one of the two.
+TEST(BlockSchedule, TiesBetweenSmsGoInTheDrawnOrder) {
+  auto one = [](unsigned) { return 1.0; };
+  std::vector<BlockWork> v;
+  for (double w : {1, 1, 1, 2, 2, 3}) v.push_back(BlockWork::single(w, w));
+  EXPECT_DOUBLE_EQ(blockMakespan(v, 2, 2, 1, 1, one, 0), 7);
+  std::set<double> seen;
+  for (std::uint64_t s = 1; s <= 8; ++s) {
+    const double m = blockMakespan(v, 2, 2, 1, 1, one, 0, s);
+    EXPECT_TRUE(std::abs(m - 5) < 1e-9 || std::abs(m - 7) < 1e-9) << "seed " << s << ": " << m;
+    seen.insert(std::round(m));
+  }
+  EXPECT_EQ(seen.size(), 2u); // both orders drawn among eight seeds
+  EXPECT_EQ(tieOrders(1), 8u);
+  EXPECT_EQ(tieOrders(std::size_t(1) << 16), 2u);
+  EXPECT_EQ(tieOrders(std::size_t(1) << 20), 1u);
 }
