@@ -342,6 +342,53 @@ def store_study():
     return out
 
 
+def store_study2():
+    """Session 13: which partly written sectors the L1 merges before the L2 (store_study2.cu). 64 MiB
+    per launch; F of S fields written per struct, back to back; a few at two warps per SM
+    sub-partition (grid 132 x 256) against the full grid. Measured with ncu
+    (validation/h100/time/store_study2_ncu.csv), not in the fit: see CALIBRATION.md."""
+    out = []
+    S2 = "store_study2.cu"
+    cfg = [(1, 1), (2, 2), (3, 3), (4, 2), (4, 4), (5, 5), (6, 6), (7, 3), (7, 7), (8, 2), (8, 4), (8, 8),
+           (12, 12), (16, 4), (16, 16)]
+    for s, f in cfg:
+        n = 16 * MB // s
+        out.append(launch(f"st_s{s}_f{f}", "store", f"st_s{s}_f{f}", n // 256, 256,
+                          [{"buffer": "out", "type": "f32", "count": n * s + 4, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": 0, "type": "u32"}],
+                          f"{n} structs of {s} floats, {f} written by separate back-to-back stores", S2))
+    for s, f in [(4, 4), (8, 8), (3, 3)]:
+        n = 16 * MB // s
+        out.append(launch(f"st_s{s}_f{f}_g132", "store", f"st_s{s}_f{f}", 132, 256,
+                          [{"buffer": "out", "type": "f32", "count": n * s + 4, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": 0, "type": "u32"}],
+                          f"as st_s{s}_f{f}, grid-stride over 132 blocks (two warps per sub-partition)", S2))
+    # Warps storing at once: grid-stride over 1, 2, 4 and 8 blocks of 8 warps per SM.
+    for s in [2, 4, 6, 8]:
+        n = 16 * MB // s
+        for g in [132, 264, 528, 1056]:
+            if (s, g) in [(4, 132), (8, 132)]:
+                continue
+            out.append(launch(f"st_s{s}_f{s}_g{g}", "store", f"st_s{s}_f{s}", g, 256,
+                              [{"buffer": "out", "type": "f32", "count": n * s + 4, "init": "zero"},
+                               {"value": n, "type": "u32"}, {"value": 0, "type": "u32"}],
+                              f"as st_s{s}_f{s}, grid-stride over {g} blocks ({g // 132 * 8} warps per SM)", S2))
+    for s, f in [(3, 3), (2, 2), (4, 4)]:
+        n = 32 * MB // s
+        out.append(launch(f"st16_s{s}_f{f}", "store", f"st16_s{s}_f{f}", n // 256, 256,
+                          [{"buffer": "out", "type": "u16", "count": n * s + 8, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": 0, "type": "u32"}],
+                          f"{n} structs of {s} u16, {f} written by separate back-to-back 2-byte stores", S2))
+    for s, f in [(4, 4), (3, 3)]:
+        n = 16 * MB // s
+        out.append(launch(f"st_sep_s{s}_f{f}", "store", f"st_sep_s{s}_f{f}", n // 256, 256,
+                          [{"buffer": "out", "type": "f32", "count": n * s + 4, "init": "zero"},
+                           {"value": n, "type": "u32"}, {"value": 0, "type": "u32"},
+                           {"value": 0.5, "type": "f32"}],
+                          f"as st_s{s}_f{f}, each store after 8 dependent FMAs", S2))
+    return out
+
+
 def heldout_suite():
     H = "heldout.cu"
     out = []
@@ -401,7 +448,8 @@ def heldout_suite():
 
 def main():
     for name, suite in [("timing.json", timing_suite()), ("heldout.json", heldout_suite()),
-                        ("store_study.json", store_study())]:
+                        ("store_study.json", store_study()),
+                        ("store_study2.json", store_study2())]:
         with open(os.path.join(HERE, name), "w") as f:
             json.dump({"launches": suite}, f, indent=1)
             f.write("\n")
