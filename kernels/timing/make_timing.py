@@ -389,6 +389,28 @@ def store_study2():
     return out
 
 
+def store_study3():
+    """Session 13: what stops the L1 from merging a warp's consecutive partial-sector stores
+    (store_study3.cu: both floats of an 8-byte struct, one change between them). Measured with ncu,
+    not in the fit: see CALIBRATION.md."""
+    out = []
+    S3 = "store_study3.cu"
+    n = 8 * MB
+    base = [{"buffer": "out", "type": "f32", "count": 2 * n + 4, "init": "zero"}]
+    tail = [{"value": n, "type": "u32"}, {"value": 0, "type": "u32"}, {"value": 0, "type": "u32"}]
+    for k, why in [("plain", "back to back"), ("branch", "a never-taken branch between"),
+                   ("twobase", "the second through another base register"), ("reverse", "second field first"),
+                   ("syncwarp", "__syncwarp() between")]:
+        out.append(launch(f"st3_{k}", "store", f"st3_{k}", n // 256, 256, base + tail, f"8-byte structs, {why}", S3))
+    out.append(launch("st3_load", "store", "st3_load", n // 256, 256,
+                      base + [{"buffer": "in", "type": "f32", "count": n, "init": "iota"}] + tail,
+                      "8-byte structs, a global load between", S3))
+    out.append(launch("st3_other", "store", "st3_other", n // 256, 256,
+                      base + [{"buffer": "other", "type": "f32", "count": n, "init": "zero"}] + tail,
+                      "8-byte structs, a coalesced store to another array between", S3))
+    return out
+
+
 def heldout_suite():
     H = "heldout.cu"
     out = []
@@ -449,7 +471,8 @@ def heldout_suite():
 def main():
     for name, suite in [("timing.json", timing_suite()), ("heldout.json", heldout_suite()),
                         ("store_study.json", store_study()),
-                        ("store_study2.json", store_study2())]:
+                        ("store_study2.json", store_study2()),
+                        ("store_study3.json", store_study3())]:
         with open(os.path.join(HERE, name), "w") as f:
             json.dump({"launches": suite}, f, indent=1)
             f.write("\n")
