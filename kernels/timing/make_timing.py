@@ -408,6 +408,10 @@ def store_study3():
     out.append(launch("st3_other", "store", "st3_other", n // 256, 256,
                       base + [{"buffer": "other", "type": "f32", "count": n, "init": "zero"}] + tail,
                       "8-byte structs, a coalesced store to another array between", S3))
+    out.append(launch("st3_loadfree", "store", "st3_loadfree", n // 256, 256,
+                      base + [{"buffer": "in", "type": "f32", "count": n, "init": "iota"},
+                              {"buffer": "other", "type": "f32", "count": n, "init": "zero"}] + tail,
+                      "8-byte structs, a global load between whose value neither store needs", S3))
     return out
 
 

@@ -70,3 +70,15 @@ extern "C" __global__ void st3_other(float *out, float *other, unsigned n, unsig
   other[i] = 1.0f;
   p[1] = float(i + 1);
 }
+
+// A global load between them whose value neither store needs (written to another array after).
+extern "C" __global__ void st3_loadfree(float *out, const float *in, float *other, unsigned n, unsigned off,
+                                        unsigned flag) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float *p = out + (unsigned long long)i * 2 + off;
+  p[0] = float(i);
+  float v = in[i];
+  p[1] = float(i + 1);
+  other[i] = v;
+}
