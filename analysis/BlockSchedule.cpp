@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <queue>
 
 namespace warplens::analysis {
@@ -175,7 +174,7 @@ double blockImbalance(const std::vector<std::uint32_t> &groupWork, const std::ve
                       unsigned warpsPerBlock, unsigned sms, unsigned slots, unsigned subPartitions,
                       const std::function<double(unsigned)> &rate, double loneCycles) {
   const std::size_t n = groupWork.size() / kWarpGroups;
-  if (n == 0 || groupWork.size() != groupLongest.size() || groupWork.size() % kWarpGroups || n > (std::size_t(1) << 20) ||
+  if (n == 0 || groupWork.size() != groupLongest.size() || groupWork.size() % kWarpGroups || n > emu::kMaxBlockGroups ||
       sms == 0 || slots == 0 || warpsPerBlock == 0)
     return 1.0;
   std::array<unsigned, kWarpGroups> warps{};

@@ -9,6 +9,8 @@
 /// some sub-partitions busy while the others idle (session 12).
 #pragma once
 
+#include "emu/Emulator.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -16,8 +18,8 @@
 
 namespace warplens::analysis {
 
-/// Warp groups of a block: warps i with i mod kWarpGroups = g (simulator/emu/Emulator.h).
-inline constexpr unsigned kWarpGroups = 4;
+/// Warp groups of a block: warps i with i mod kWarpGroups = g, as the SASS engine counts them.
+inline constexpr unsigned kWarpGroups = emu::kWarpGroups;
 
 /// One block, per warp group g (its warps i with i mod kWarpGroups = g): their warp instructions,
 /// the most any one of them executed (the group holds its sub-partition's share until that warp is

@@ -64,6 +64,9 @@ Expected<std::vector<Instr>> decodeFunction(const sass::SassFunction &fn, const 
   return code;
 }
 
+/// A count held in 32 bits, saturated.
+std::uint32_t clip(std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); }
+
 struct Shared {
   const Program *prog = nullptr;
   const launch::LaunchSpec *spec = nullptr;
@@ -171,7 +174,6 @@ private:
     else if (executed)
       putGroups(bl);
     if (!s_.blockWork.empty()) { // distinct blocks per worker: no lock needed
-      auto clip = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
       if (replicas)
         for (std::uint32_t b : *replicas) s_.blockWork[b] = clip(perBlock), s_.blockLongest[b] = clip(longest);
       else if (executed && bl < s_.blockWork.size()) s_.blockWork[bl] = clip(perBlock), s_.blockLongest[bl] = clip(longest);
@@ -576,7 +578,6 @@ private:
   GroupCounts repGroup_, curGroup_; ///< the representative's (replicas), the block just run
   void groupsOf(GroupCounts &c) const {
     c = GroupCounts{};
-    auto clip = [](std::uint64_t v) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xffffffffu)); };
     for (std::uint32_t i = 0; i < nWarps_; ++i) {
       const std::uint32_t g = i % emu::kWarpGroups, e = clip(warps_[i].executed);
       c.work[g] = clip(std::uint64_t(c.work[g]) + e);
