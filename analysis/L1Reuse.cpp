@@ -177,13 +177,7 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   std::array<std::uint8_t, 32> perBank{};
   std::uint64_t degree = 0;
   for (std::size_t i = 0; i < ndw; ++i) degree = std::max<std::uint64_t>(degree, ++perBank[words[i] & 31]);
-  // Address stage: distinct lane addresses, kAddressesPerCycle a cycle.
-  std::array<std::uint64_t, 32> lanes;
-  std::size_t nl = 0;
-  for (std::uint32_t m = e.active.bits; m; m &= m - 1) lanes[nl++] = e.addr[std::countr_zero(m)].value;
-  const std::uint64_t addresses = distinct(lanes.data(), nl);
-  loadWavefronts_ += std::max({degree, (distinctLines + kLinesPerWavefront - 1) / kLinesPerWavefront,
-                               (addresses + kAddressesPerCycle - 1) / kAddressesPerCycle});
+  loadWavefronts_ += std::max(degree, (distinctLines + kLinesPerWavefront - 1) / kLinesPerWavefront);
   loadRegions_ += regionsOf(e, 0);
   SectorSet &set = blockSet(e.block);
   const std::size_t before = set.size();

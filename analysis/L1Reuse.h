@@ -35,10 +35,16 @@ public:
   /// (L1 → L2 requests), summed.
   std::uint64_t missLines() const { return scaled(missLines_); }
   std::uint64_t storeLines() const { return scaled(storeLines_); }
-  /// L1 cycles of global load requests, summed: per request the largest of its data-bank conflict
+  /// L1 cycles of global load requests, summed: per request the larger of its data-bank conflict
   /// degree (distinct 4-byte words in one of the 32 banks: different lines in the same bank take
-  /// a wavefront each), its distinct lines / kLinesPerWavefront (tag lookups) and its distinct
-  /// lane addresses / kAddressesPerCycle (address stage), rounded up.
+  /// a wavefront each) and its distinct lines / kLinesPerWavefront (tag lookups), rounded up.
+  /// Session 14: no address stage. Sessions 6-13 also charged distinct lane addresses / 16 (two
+  /// cycles for any request of 32 distinct addresses), fitted on l1_lines_1 and l1_banks_2/4/8
+  /// (2.3-2.4 cycles per request). ncu on the H100 (2026-11-24) shows those kernels are issue-bound
+  /// (issue active 61%, L1 throughput 31%, one data-pipe wavefront per request), and heldout9's
+  /// stencil27_3d ran 14.07M load requests of 32 distinct addresses in 1.71 SM cycles each, with
+  /// 16.9M data-pipe wavefronts outside shared memory for them and 0.65M store requests
+  /// (l1tex__data_pipe_lsu_wavefronts), where the address stage alone would take 2 cycles each.
   std::uint64_t loadWavefronts() const { return scaled(loadWavefronts_); }
   /// Distinct 1 KiB regions (DRAM pages) per global load request, summed: a round of loads spread
   /// over more pages waits for the slowest of more independent DRAM accesses (spread_chase).
@@ -56,9 +62,6 @@ public:
   /// L1 lines looked up per wavefront when the banks do not conflict: measured with l1_banks
   /// (16 and 32 lines per request in 32 banks: 3.8 and 7.2 cycles on the H100, 3.7 and 7.1 on the H200).
   static constexpr unsigned kLinesPerWavefront = 4;
-  /// Distinct lane addresses per cycle: l1_lines_1 and l1_banks_2/4/8 (32 distinct addresses in
-  /// 1-8 lines, no bank conflict) all take 2.3-2.4 cycles per request (H100 and H200).
-  static constexpr unsigned kAddressesPerCycle = 16;
   /// Global atomics and reductions (ATOMG, RED): lane operations, and line requests (a warp
   /// request's distinct 128-byte lines). Atomics are applied one request at a time per unit of
   /// L2, lanes on the same word one after another (atomic family of kernels/timing: 1 lane or 32

@@ -185,19 +185,23 @@ TEST(L1Reuse, DistinctSectorsPerBlockAndLinesPerRequest) {
   EXPECT_EQ(a.storeLines(), 32u);
 }
 
-TEST(L1Reuse, WavefrontsAreTheBankConflictsLinesOrAddressesPerCycle) {
+TEST(L1Reuse, WavefrontsAreTheBankConflictsOrLinesPerFour) {
   L1ReuseListener l;
-  // Per request: max(bank conflict degree, lines / 4, distinct lane addresses / 16), rounded up.
-  // Coalesced 4-byte lanes: 1 line, no conflict, 32 addresses: 2.
+  // Per request: max(bank conflict degree, lines / 4), rounded up (session 14: no address stage;
+  // ncu counts one data-pipe wavefront per coalesced 4-byte request, l1_lines_1).
+  // Coalesced 4-byte lanes: 1 line, no conflict: 1.
   l.onAccess(event(0, model::Op::Load, 4, 0, 4));
-  EXPECT_EQ(l.loadWavefronts(), 2u);
+  EXPECT_EQ(l.loadWavefronts(), 1u);
+  // The same one float further (a stencil's x - 1): 2 lines, words k+1..k+32 in 32 banks: 1.
+  l.onAccess(event(0, model::Op::Load, 4, (1 << 15) + 4, 4));
+  EXPECT_EQ(l.loadWavefronts(), 1u + 1u);
   // 32 lanes 128 bytes apart: 32 lines, all in bank 0: 32 (l1_lines_32, matvec rows).
   l.onAccess(event(0, model::Op::Load, 4, 1 << 16, 128));
   EXPECT_EQ(l.loadWavefronts(), 2u + 32u);
   // 32 lanes 132 bytes apart: 32 lines, lane l in bank l: no conflict, 32 lines / 4 = 8.
   l.onAccess(event(0, model::Op::Load, 4, 1 << 17, 132));
   EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u);
-  // 16-byte lanes, coalesced: 512 bytes, 4 words in every bank: 4 (4 lines / 4 = 1, 32 / 16 = 2).
+  // 16-byte lanes, coalesced: 512 bytes, 4 words in every bank: 4 (4 lines / 4 = 1).
   l.onAccess(event(0, model::Op::Load, 16, 1 << 18, 16));
   EXPECT_EQ(l.loadWavefronts(), 2u + 32u + 8u + 4u);
   // 8 lines, lanes 4 words apart in each: banks 0, 4, .. 28 hold one word of each line: 8-way
@@ -214,7 +218,7 @@ TEST(L1Reuse, WavefrontsAreTheBankConflictsLinesOrAddressesPerCycle) {
   // Stores are not counted here (store lines, above).
   l.onAccess(event(0, model::Op::Store, 4, 1 << 20, 128));
   EXPECT_EQ(l.loadWavefronts(), 55u);
-  EXPECT_EQ(l.loadLines(), 1u + 32u + 32u + 4u + 8u + 1u);
+  EXPECT_EQ(l.loadLines(), 1u + 2u + 32u + 32u + 4u + 8u + 1u);
 }
 
 TEST(L1Reuse, RegionsAreDistinctKibibytesPerRequest) {
