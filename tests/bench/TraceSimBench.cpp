@@ -5,6 +5,8 @@
 /// in at most a second, >= 4M items/s). Session 13: the per-sub-partition block schedule
 /// (analysis/BlockSchedule.h) up to the largest grid it takes, 2^20 blocks (aimed at: one
 /// blockImbalance in at most a second; measured 1.3-3.2 s at 2^20 on the 2-core CI machine).
+/// Session 14, same results: 2^20 blocks of 2 / 8 / 32 warps 0.69 / 1.0 / 0.59 s (were 2.3 /
+/// 2.7-2.9 / 1.0-1.1 s), 2^14 and 2^16 blocks of 8 warps 0.12 s (were 0.31-0.35 s), on that machine.
 #include "analysis/BlockSchedule.h"
 #include "analysis/OpcodeTiming.h"
 #include "analysis/TraceSim.h"

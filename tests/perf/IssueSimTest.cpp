@@ -249,3 +249,23 @@ TEST(BlockSchedule, TiesBetweenSmsGoInTheDrawnOrder) {
   EXPECT_EQ(tieOrders(std::size_t(1) << 16), 2u);
   EXPECT_EQ(tieOrders(std::size_t(1) << 20), 1u);
 }
+
+// Session 14, by hand: a sub-partition serves its parts least cap per warp first, also a part
+// that comes after the others. One SM of two slots, one sub-partition at 2 per cycle, caps at 1
+// cycle per instruction. Blocks 0, 2 and 3: one warp of 1 instruction (cap 1, 1 per warp); block
+// 1: four warps, one of which runs all 4 (cap 1, 1/4 per warp). Block 1 first: its fair share
+// 2 x 4/5 is over its cap, it takes 1; the one-warp block beside it the other 1: blocks 0, 2 and
+// 3 end at 1, 2 and 3, block 1 at 4. (In the order they came block 0 would take 2 x 1/5 and end
+// at 2.5, block 3 at 4.5.)
+TEST(BlockSchedule, LeastCapPerWarpIsServedFirst) {
+  auto two = [](unsigned) { return 2.0; };
+  const BlockWork p = BlockWork::single(1, 1, 1);
+  EXPECT_NEAR(blockMakespan({p, BlockWork::single(4, 4, 4), p, p}, 1, 2, 1, 4, two, 1), 4, 1e-9);
+  // Groups of 2 and 3 warps (not all powers of two: each share sorts anew): block 1 of three
+  // warps, one running all 3 (cap 1, 1/3 per warp), before blocks 0 and 2 of two warps, one
+  // running both instructions (cap 1, 1/2 per warp). 2 x 3/5 is over block 1's cap: 1 each; block
+  // 0 ends at 2, block 1 at 3, block 2 at 4. (In the order they came block 0 would take 2 x 2/5
+  // and end at 2.5, block 2 at 4.5.)
+  const BlockWork q = BlockWork::single(2, 2, 2);
+  EXPECT_NEAR(blockMakespan({q, BlockWork::single(3, 3, 3), q}, 1, 2, 1, 4, two, 1), 4, 1e-9);
+}
