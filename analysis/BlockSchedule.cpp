@@ -47,6 +47,10 @@ struct Sm {
   double t = 0;  ///< the time its residents' work left refers to
   double dt = 0; ///< the length of its current step (kept: t' - t loses precision late in a big grid)
   std::size_t parts = 0;
+  /// Blocks it has started. Session 14: warp group g of its n-th block runs on sub-partition
+  /// (g + n) mod subPartitions (%warpid of every warp, smsp_study.json: each block started on an SM
+  /// moves its warp 0 one sub-partition on), not (g + slot x warps per block) mod subPartitions.
+  std::size_t started = 0;
   std::vector<Sub> subs;
   std::vector<unsigned> groupsLeft; ///< per slot: its block's unfinished groups
 };
@@ -160,10 +164,11 @@ double makespan(std::size_t count, const BlockAt &blockAt, unsigned sms, unsigne
   auto admit = [&](Sm &m, unsigned slot) {
     const BlockWork b = blockAt(next++);
     unsigned n = 0;
+    const std::size_t rotation = m.started++;
     for (unsigned g = 0; g < kWarpGroups; ++g) {
       if (b.warps[g] == 0 || b.work[g] <= 0) continue;
       const double cap = b.longest[g] > 0 && loneCycles > 0 ? b.work[g] / (b.longest[g] * loneCycles) : kInf;
-      Sub &s = m.subs[(g + slot * warpsPerBlock) % subPartitions];
+      Sub &s = m.subs[(g + rotation) % subPartitions];
       const Part p{b.work[g], cap, double(b.warps[g]), 0, slot, (next - 1) * kWarpGroups + g};
       // After the parts it does not come before: a stable sort of the order they came.
       s.parts.insert(ordered ? std::upper_bound(s.parts.begin(), s.parts.end(), p, capFirst) : s.parts.end(), p);

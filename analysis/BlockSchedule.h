@@ -33,8 +33,9 @@ struct BlockWork {
 
 /// Cycles until every block is done. Blocks go in dispatch order to `sms` SMs of `slots` resident
 /// blocks each; the first sms x slots start at once, block i on SM i mod sms in slot i / sms, the
-/// next one into the first slot that frees (its SM's). Session 12: a block's warp group g runs on
-/// the sub-partition (g + slot x warpsPerBlock) mod subPartitions of its SM (warp slot mod 4), which
+/// next one into the first slot that frees (its SM's). Session 14 (smsp_study, measured %warpid):
+/// warp group g of the n-th block an SM starts runs on its sub-partition (g + n) mod subPartitions
+/// (session 12 had (g + slot x warpsPerBlock), which ncu contradicted). A sub-partition
 /// retires `rate(n)` warp instructions per cycle while n warps of unfinished groups are on it,
 /// shared among its groups in proportion to their warps, except that a group progresses at most at
 /// work / (longest x loneCycles) (its longest warp at `loneCycles` cycles per instruction; what it

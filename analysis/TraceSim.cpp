@@ -17,6 +17,7 @@ struct WarpState {
   const std::vector<std::uint32_t> *trace = nullptr;
   std::size_t pos = 0;
   unsigned slot = 0;        ///< the resident block it belongs to
+  unsigned sub = 0;         ///< the sub-partition it issues on
   std::int64_t next = 0;    ///< earliest issue of its next instruction
   bool done = true, waiting = false;
   std::array<std::int64_t, kRegs> ready{};
@@ -53,12 +54,24 @@ TraceSimResult simulateTrace(const std::vector<TraceInstruction> &code, const st
   std::vector<WarpState> ws(std::size_t(resident) * perBlock);
   std::vector<SubPartition> subs(subPartitions);
   std::vector<Slot> slots(resident);
-  for (std::size_t i = 0; i < ws.size(); ++i) subs[i % subPartitions].warps.push_back(i);
+  for (std::size_t i = 0; i < ws.size(); ++i) subs[ws[i].sub = 0].warps.push_back(i);
   unsigned started = 0, liveBlocks = 0;
+  // Session 15: warp i of the n-th block the SM starts issues on sub-partition (i + n) mod
+  // subPartitions (BlockSchedule.h; measured %warpid, kernels/timing/smsp_study.cu).
+  auto moveTo = [&](std::size_t wi, unsigned to) {
+    WarpState &w = ws[wi];
+    if (w.sub == to) return;
+    auto &from = subs[w.sub].warps;
+    from.erase(std::find(from.begin(), from.end(), wi));
+    if (subs[w.sub].rr >= from.size()) subs[w.sub].rr = 0;
+    subs[to].warps.push_back(wi);
+    w.sub = to;
+  };
   auto start = [&](unsigned slot, std::int64_t t) {
     Slot &s = slots[slot];
     s = Slot{};
     for (std::size_t i = 0; i < perBlock; ++i) {
+      moveTo(std::size_t(slot) * perBlock + i, static_cast<unsigned>((i + started) % subPartitions));
       WarpState &w = ws[std::size_t(slot) * perBlock + i];
       w.trace = &warps[i];
       w.pos = 0;

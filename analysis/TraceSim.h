@@ -2,8 +2,9 @@
 /// Session 10: the SM trace simulation. One SM runs copies of block 0 as the SASS engine executed
 /// it (each warp's own sequence of instructions: its divergent paths, trip counts and barriers),
 /// `resident` blocks at a time and the next block as soon as one has finished, over the four
-/// sub-partitions (warp slot mod 4), each issuing one instruction per cycle with the pipes and
-/// operand rules of the issue simulation (IssueSim.h). Unlike that steady-state simulation of one
+/// sub-partitions (session 15: warp i of the n-th block the SM starts on (i + n) mod 4, as
+/// BlockSchedule.h), each issuing one instruction per cycle with the pipes and operand rules of
+/// the issue simulation (IssueSim.h). Unlike that steady-state simulation of one
 /// basic block, it has what serialises a kernel's phases:
 ///   - block barriers: a warp at BAR waits until every live warp of its block has arrived;
 ///   - global-load latency: a load's result is ready after the expected latency of its level (L1,

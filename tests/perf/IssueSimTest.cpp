@@ -172,7 +172,8 @@ TEST(BlockSchedule, MakespanByHand) {
   EXPECT_NEAR(blockMakespan(blocks({{8, 0}, {8, 0}}), 1, 2, 1, 1, four, 0), 4, 1e-9);
 }
 
-// Session 12, by hand: a warp stays on its sub-partition (warp slot mod 4).
+// Session 12, by hand: a warp stays on its sub-partition. Session 14: warp group g of the SM's
+// n-th block runs on sub-partition (g + n) mod 4.
 TEST(BlockSchedule, WarpsStayOnTheirSubPartition) {
   auto one = [](unsigned) { return 1.0; };
   // One SM of one slot, four sub-partitions at 1 per cycle each. A block of 8 warps: group g is
@@ -184,20 +185,28 @@ TEST(BlockSchedule, WarpsStayOnTheirSubPartition) {
   // As one group on one sub-partition (the pooled schedule) at rate 4: 6.
   auto four = [](unsigned) { return 4.0; };
   EXPECT_NEAR(blockMakespan({BlockWork::single(24, 6, 8)}, 1, 1, 1, 8, four, 0), 6, 1e-9);
-  // Two-warp blocks, one SM of two slots: slot 0's groups run on sub-partitions 0 and 1, slot 1's
-  // on 2 and 3 (slot x 2 warps). Blocks [warps 5, 1], [5, 1], [1, 1]: block 0 (slot 0) holds
-  // sub-partition 0 for 5; block 1 (slot 1) sub-partition 2 for 5; block 2 waits for a slot
-  // until 5 and ends at 6.
+  // Two-warp blocks, one SM of two slots. Blocks [warps 5, 1], [5, 1], [1, 1]: block 0 runs on
+  // sub-partitions 0 (5) and 1 (1), block 1 on 1 (5) and 2 (1). Sub-partition 1 shares 1 per
+  // cycle between block 0's 1 and block 1's 5: the 1 ends at 2, the 5 at 2 + 4 = 6. Block 0 ends
+  // at 5; block 2 (on 2 and 3) takes its slot and ends at 6.
   auto two = [](double a, double c) {
     BlockWork x;
     x.work = {a, c, 0, 0}, x.longest = {a, c, 0, 0}, x.warps = {1, 1, 0, 0};
     return x;
   };
   EXPECT_NEAR(blockMakespan({two(5, 1), two(5, 1), two(1, 1)}, 1, 2, 4, 2, one, 0), 6, 1e-9);
-  // The imbalance of group counts [5,1],[5,1],[1,1] against even blocks (each warp 14 / 6): one
-  // SM of two slots, 4 sub-partitions: even blocks 0 and 1 end at 7/3, block 2 at 14/3.
-  const std::vector<std::uint32_t> gw = {5, 1, 0, 0, 5, 1, 0, 0, 1, 1, 0, 0}, gl = gw;
-  EXPECT_NEAR(blockImbalance(gw, gl, 2, 1, 2, 4, one, 0), 6 / (14.0 / 3), 1e-9);
+  // Four-warp blocks whose warp 0 does 4 and warps 1-3 do 1 each (smsp_study's hot0), one SM of
+  // four slots, four blocks at once: their warp 0s run on sub-partitions 0, 1, 2, 3, so every
+  // sub-partition holds 4 + 1 + 1 + 1: the 1s end at 4 (a quarter each per cycle), the 4 at
+  // 4 + 3 = 7, as even blocks (every warp 7/4): no stretch. (Session 12's rule put the four 4s
+  // on sub-partition 0: 16.)
+  const std::vector<std::uint32_t> hot0 = {4, 1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1};
+  EXPECT_NEAR(blockImbalance(hot0, hot0, 4, 1, 4, 4, one, 0), 1.0, 1e-9);
+  // The heavy warp at block b's warp b mod 4 (smsp_study's rot): block b's sits on (2b) mod 4,
+  // so sub-partitions 0 and 2 each hold 4, 4, 1, 1: the 1s end at 4, the 4s at 4 + 2 x 3 = 10,
+  // while 1 and 3 hold four 1s; 10 against 7.
+  const std::vector<std::uint32_t> rot = {4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1, 1, 1, 4};
+  EXPECT_NEAR(blockImbalance(rot, rot, 4, 1, 4, 4, one, 0), 10.0 / 7.0, 1e-9);
   // Four warps of a block share a sub-partition's rate in proportion to their warps: groups of
   // 1 and 3 warps on one sub-partition (a one-sub-partition SM) at rate 4, no caps: the 3-warp
   // group gets 3 per cycle.

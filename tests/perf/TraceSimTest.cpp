@@ -69,6 +69,21 @@ TEST(TraceSim, BlocksStreamThroughTheResidentSlots) {
   EXPECT_DOUBLE_EQ(simulateTrace(code, warps, 1, 1, 4, kBarrierCycles).cycles, 19);
 }
 
+// Session 15: warp i of the n-th block an SM starts issues on sub-partition (i + n) mod 4
+// (smsp_study). Blocks of four warps where only warp 0 has work (ten NOPs, one a cycle): the four
+// resident blocks' warp 0s sit on sub-partitions 0, 1, 2, 3 and finish together at cycle 10 (under
+// session 12's warp slot mod 4 they all shared sub-partition 0: 40). Eight blocks: the next four
+// start at 10 (the cycle after their slot's last issue), again one per sub-partition: done at 20.
+TEST(TraceSim, EachBlockStartedMovesItsWarpsOneSubPartitionOn) {
+  const std::vector<TraceInstruction> code = {ins("NOP", {}, {})};
+  const std::vector<std::vector<std::uint32_t>> warps = {std::vector<std::uint32_t>(10, 0), {}, {}, {}};
+  EXPECT_DOUBLE_EQ(simulateTrace(code, warps, 4, 4, 4, kBarrierCycles).cycles, 10);
+  EXPECT_DOUBLE_EQ(simulateTrace(code, warps, 4, 8, 4, kBarrierCycles).cycles, 20);
+  // Two resident slots, four blocks: blocks 0 and 1 on sub-partitions 0 and 1 (0-9), blocks 2 and
+  // 3 on 2 and 3 (10-19).
+  EXPECT_DOUBLE_EQ(simulateTrace(code, warps, 2, 4, 4, kBarrierCycles).cycles, 20);
+}
+
 // The SM's L1 data path, one wavefront per cycle for all sub-partitions: two warps (sub-partitions
 // 0 and 1) each issue an 8-wavefront LDS at cycle 0 and an FFMA on its result. Warp 0's wavefronts
 // take cycles 0-7, its result comes 30 cycles after the last: FFMA at 37; warp 1's queue behind
