@@ -5,9 +5,17 @@
 /// fmalite each 84-89% busy at one FFMA per cycle), IMAD 2 on fmaheavy (hash_rounds: 2.0 cycles per
 /// fmaheavy instruction), IMAD.WIDE/IMAD.HI 4 (philox: 3.46 per fmaheavy instruction, mostly
 /// IMAD.WIDE.U32), ALU 2 (alu_chains 99.7% busy), DFMA 2 (fp64_fma 98.8%), MUFU/POPC/F2I 8
-/// (mufu_ex2, popc_chains 98-99%). Latencies: 4 for the fixed-latency pipes, the rest from the
-/// chain family (chain_rsqrt, chain_shfl) or public microbenchmarks (order of magnitude). Global
-/// loads 0: their latency is the time model's load-round columns.
+/// (mufu_ex2, popc_chains 98-99%). Latencies: 4 for the fixed-latency pipes. Session 15: dependent
+/// chains of one warp timed with clock64 on the H100 (the program and its output:
+/// validation/h100/time/latency_chains.{cu,txt}, 2026-11-24 22:48 UTC, driver 580.159.04), in
+/// cycles per step: FFMA, IMAD, SHF, PRMT, FMNMX 4.1; DFMA, DADD, DMUL 8.1; MUFU.EX2, RSQ, LG2,
+/// RCP64H 17.0; POPC 17.0; IMAD.HI 9.1; IMAD.WIDE's low half feeding an IADD3 12.2 (8 + 4);
+/// F2F.F64.F32 + F2F.F32.F64 36.0 and I2F.F64 + F2I.F64 36.0 (18 each); F2I + I2FP 23.1 (F2I 18,
+/// I2FP taken as 4, within a cycle); SHFL.IDX 26.0; an L1-hitting LDG chase 51.8 with four 4-cycle
+/// address instructions (36, the trace simulation's kL1HitCycles); an LDS chase 34.0 with two (26:
+/// the table keeps 30, which the shared-memory columns were fitted with). Before: MUFU 24, POPC and
+/// the conversions 8, the wide and high multiplies 4, SHFL 24. FLO, BREV, FRND not measured (8).
+/// Global loads 0: their latency is the time model's load-round columns.
 #include "analysis/OpcodeTiming.h"
 
 namespace warplens::analysis {
@@ -21,13 +29,13 @@ struct Row {
 
 constexpr Row kTable[] = {
     // Longer opcodes first where a shorter one is their prefix (SHFL / SHF, F2FP / F2F, I2FP / I2F).
-    {"SHFL", {Pipe::None, 0, 24}},
+    {"SHFL", {Pipe::None, 0, 26}},
     {"F2FP", {Pipe::None, 0, 4}},
     // FMA pipe: integer multiplies on fmaheavy only, the wide/high forms in two passes.
-    {"IMAD.WIDE", {Pipe::FmaHeavy, 4, 4}},
-    {"IMAD.HI", {Pipe::FmaHeavy, 4, 4}},
-    {"IMUL.WIDE", {Pipe::FmaHeavy, 4, 4}},
-    {"IMUL.HI", {Pipe::FmaHeavy, 4, 4}},
+    {"IMAD.WIDE", {Pipe::FmaHeavy, 4, 8}},
+    {"IMAD.HI", {Pipe::FmaHeavy, 4, 9}},
+    {"IMUL.WIDE", {Pipe::FmaHeavy, 4, 8}},
+    {"IMUL.HI", {Pipe::FmaHeavy, 4, 9}},
     {"IMAD", {Pipe::FmaHeavy, 2, 4}},
     {"IMUL", {Pipe::FmaHeavy, 2, 4}},
     {"VIADD", {Pipe::FmaHeavy, 2, 4}}, // hash_rounds: ncu's fmaheavy count is IMAD + VIADD
@@ -68,13 +76,13 @@ constexpr Row kTable[] = {
     {"DMNMX", {Pipe::Fp64, 2, 8}},
     // Multi-function unit (I2FP, sm_90's int-to-float, is not on it).
     {"I2FP", {Pipe::None, 0, 4}},
-    {"MUFU", {Pipe::Xu, 8, 24}},
-    {"POPC", {Pipe::Xu, 8, 8}},
+    {"MUFU", {Pipe::Xu, 8, 17}},
+    {"POPC", {Pipe::Xu, 8, 17}},
     {"FLO", {Pipe::Xu, 8, 8}},
     {"BREV", {Pipe::Xu, 8, 8}},
-    {"F2I", {Pipe::Xu, 8, 8}},
-    {"I2F", {Pipe::Xu, 8, 8}},
-    {"F2F", {Pipe::Xu, 8, 8}},
+    {"F2I", {Pipe::Xu, 8, 18}},
+    {"I2F", {Pipe::Xu, 8, 18}},
+    {"F2F", {Pipe::Xu, 8, 18}},
     {"FRND", {Pipe::Xu, 8, 8}},
     // Memory, shuffles, special registers, tensor cores: latency only (their throughput is the
     // time model's wavefront and shuffle columns).

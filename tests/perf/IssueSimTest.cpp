@@ -35,7 +35,7 @@ TEST(OpcodeTiming, PipesCyclesAndPrefixOrder) {
   EXPECT_EQ(opcodeTiming("SHF.R.U32.HI").pipe, Pipe::Alu);
   // Longer opcodes before their prefixes: SHFL is not SHF, I2FP not I2F, F2FP not F2F.
   EXPECT_EQ(opcodeTiming("SHFL.BFLY").pipe, Pipe::None);
-  EXPECT_EQ(opcodeTiming("SHFL.BFLY").latency, 24);
+  EXPECT_EQ(opcodeTiming("SHFL.BFLY").latency, 26);
   EXPECT_EQ(opcodeTiming("I2FP.F32.S32").pipe, Pipe::None);
   EXPECT_EQ(opcodeTiming("I2F.F64").pipe, Pipe::Xu);
   EXPECT_EQ(opcodeTiming("F2FP.BF16.F32.PACK_AB").pipe, Pipe::None);
