@@ -26,6 +26,11 @@ struct Part {
   std::size_t seq = 0; ///< the order it came in: block x kWarpGroups + group
 };
 
+/// Group g's most work per cycle: its work over its longest warp's time alone (none: no cap).
+double capOf(const BlockWork &b, unsigned g, double loneCycles) {
+  return b.longest[g] > 0 && loneCycles > 0 ? b.work[g] / (b.longest[g] * loneCycles) : kInf;
+}
+
 /// The share's order: parts that reach their cap first (least cap per warp) first.
 bool capFirst(const Part &a, const Part &b) { return a.cap * b.warps < b.cap * a.warps; }
 
@@ -47,10 +52,7 @@ struct Sm {
   double t = 0;  ///< the time its residents' work left refers to
   double dt = 0; ///< the length of its current step (kept: t' - t loses precision late in a big grid)
   std::size_t parts = 0;
-  /// Blocks it has started. Session 14: warp group g of its n-th block runs on sub-partition
-  /// (g + n) mod subPartitions (%warpid of every warp, smsp_study.json: each block started on an SM
-  /// moves its warp 0 one sub-partition on), not (g + slot x warps per block) mod subPartitions.
-  std::size_t started = 0;
+  std::size_t started = 0; ///< blocks it has started (subPartitionOf)
   std::vector<Sub> subs;
   std::vector<unsigned> groupsLeft; ///< per slot: its block's unfinished groups
 };
@@ -151,7 +153,7 @@ double makespan(std::size_t count, const BlockAt &blockAt, unsigned sms, unsigne
       const BlockWork &b = blockAt(i);
       for (unsigned g = 0; g < kWarpGroups; ++g) {
         if (b.warps[g] == 0 || b.work[g] <= 0) continue;
-        const double cap = b.longest[g] > 0 && loneCycles > 0 ? b.work[g] / (b.longest[g] * loneCycles) : kInf;
+        const double cap = capOf(b, g, loneCycles);
         if (!firstWarps) firstWarps = b.warps[g];
         same = same && b.warps[g] == firstWarps, powers = powers && (b.warps[g] & (b.warps[g] - 1)) == 0;
         ordered = ordered && (same || powers) && (cap == kInf || cap <= 1e290);
@@ -167,8 +169,8 @@ double makespan(std::size_t count, const BlockAt &blockAt, unsigned sms, unsigne
     const std::size_t rotation = m.started++;
     for (unsigned g = 0; g < kWarpGroups; ++g) {
       if (b.warps[g] == 0 || b.work[g] <= 0) continue;
-      const double cap = b.longest[g] > 0 && loneCycles > 0 ? b.work[g] / (b.longest[g] * loneCycles) : kInf;
-      Sub &s = m.subs[(g + rotation) % subPartitions];
+      const double cap = capOf(b, g, loneCycles);
+      Sub &s = m.subs[subPartitionOf(g, rotation, subPartitions)];
       const Part p{b.work[g], cap, double(b.warps[g]), 0, slot, (next - 1) * kWarpGroups + g};
       // After the parts it does not come before: a stable sort of the order they came.
       s.parts.insert(ordered ? std::upper_bound(s.parts.begin(), s.parts.end(), p, capFirst) : s.parts.end(), p);

@@ -21,6 +21,15 @@ namespace warplens::analysis {
 /// Warp groups of a block: warps i with i mod kWarpGroups = g, as the SASS engine counts them.
 inline constexpr unsigned kWarpGroups = emu::kWarpGroups;
 
+/// The sub-partition warp (or warp group) `warp` of the `started`-th block an SM starts runs on:
+/// (warp + started) mod subPartitions. Session 14, measured (%warpid of every warp,
+/// kernels/timing/smsp_study.cu): each block an SM starts, at launch too, moves its warp 0 one
+/// sub-partition on. The block schedule and the SM trace simulation (TraceSim.h) both place warps
+/// by it.
+inline unsigned subPartitionOf(std::size_t warp, std::size_t started, unsigned subPartitions) {
+  return static_cast<unsigned>((warp + started) % subPartitions);
+}
+
 /// One block, per warp group g (its warps i with i mod kWarpGroups = g): their warp instructions,
 /// the most any one of them executed (the group holds its sub-partition's share until that warp is
 /// done) and how many warps it has.

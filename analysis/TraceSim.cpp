@@ -2,6 +2,8 @@
 /// The SM trace simulation (TraceSim.h).
 #include "analysis/TraceSim.h"
 
+#include "analysis/BlockSchedule.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -56,8 +58,7 @@ TraceSimResult simulateTrace(const std::vector<TraceInstruction> &code, const st
   std::vector<Slot> slots(resident);
   for (std::size_t i = 0; i < ws.size(); ++i) subs[ws[i].sub = 0].warps.push_back(i);
   unsigned started = 0, liveBlocks = 0;
-  // Session 15: warp i of the n-th block the SM starts issues on sub-partition (i + n) mod
-  // subPartitions (BlockSchedule.h; measured %warpid, kernels/timing/smsp_study.cu).
+  // Session 15: warp i of the n-th block the SM starts issues on subPartitionOf(i, n) (BlockSchedule.h).
   auto moveTo = [&](std::size_t wi, unsigned to) {
     WarpState &w = ws[wi];
     if (w.sub == to) return;
@@ -71,7 +72,7 @@ TraceSimResult simulateTrace(const std::vector<TraceInstruction> &code, const st
     Slot &s = slots[slot];
     s = Slot{};
     for (std::size_t i = 0; i < perBlock; ++i) {
-      moveTo(std::size_t(slot) * perBlock + i, static_cast<unsigned>((i + started) % subPartitions));
+      moveTo(std::size_t(slot) * perBlock + i, subPartitionOf(i, started, subPartitions));
       WarpState &w = ws[std::size_t(slot) * perBlock + i];
       w.trace = &warps[i];
       w.pos = 0;
