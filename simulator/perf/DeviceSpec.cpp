@@ -73,6 +73,7 @@ const std::pair<const char *, double Coefficients::*> kCoefFields[] = {
     {"warpLaunchNs", &Coefficients::warpLaunchNs},
     {"atomicIntStepNs", &Coefficients::atomicIntStepNs},
     {"barrierWaveNs", &Coefficients::barrierWaveNs},
+    {"atomicTailStepNs", &Coefficients::atomicTailStepNs},
     {"computeScale", &Coefficients::computeScale},
     {"dramRefetchNsPerByte", &Coefficients::dramRefetchNsPerByte},
     {"l2NsPerLine", &Coefficients::l2NsPerLine},

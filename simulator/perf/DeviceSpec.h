@@ -48,6 +48,8 @@ struct Coefficients {
   double warpLaunchNs = 0;          ///< per warp of a block per wave of resident blocks (session 7)
   double atomicIntStepNs = 0;       ///< per chained step of an integer atomic on the busiest unit (session 7)
   double barrierWaveNs = 0;         ///< per barrier per warp per round of resident blocks (session 7)
+  double atomicTailStepNs = 0;      ///< per float step at a warp's end on the busiest line, on the
+                                    ///< loads' critical path (latency limiter; session 16)
   double computeScale = 0;          ///< per cycle of the issue simulation (session 8; 1: the opcode
                                     ///< table of analysis/OpcodeTiming.cpp is right)
 };

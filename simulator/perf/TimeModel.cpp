@@ -97,6 +97,8 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   f.hotLineExtra = m.hottestLineExtra;
   f.hotLineSectorOps = m.hottestLineSectorOps;
   const double warps = blocks * f.occupancy.warpsPerBlock;
+  // At most one step per warp on the busiest line: they come at the warps' ends (hotTailSteps).
+  if (warps > 0 && f.hotLineSteps + f.hotLineIntSteps <= warps) f.hotTailSteps = f.hotLineSteps;
   const double rounds = f.occupancy.blocksPerSm
                             ? std::ceil(blocks / (double(f.occupancy.blocksPerSm) * d.sms))
                             : blocks;

@@ -178,6 +178,16 @@ struct Features {
   /// Session 7: the busiest unit's chained steps of integer atomics × atomicIntStepNs (the float
   /// ones stay in hotLineSteps × atomicStepNs); atomic_red_u32 / atomic_ret_u32.
   double hotLineIntSteps = 0;
+  /// Session 16: float steps on the busiest line where each warp makes at most one (a block or
+  /// warp reduction ending in one atomicAdd to one word) × atomicTailStepNs, in the latency
+  /// limiter (they stay in hotLineSteps too: the line's own rate). A warp's step comes at its end;
+  /// the line takes them in turn while the memory traffic of the SMs waits behind them, so they
+  /// lengthen the loads' critical path rather than run beside it. With the same loads and the same
+  /// number of atomics, one word instead of one word per warp costs 4.1 us for 4224 steps
+  /// (sum_atomic_8M, one round of resident blocks), 15.9 us for 16896 (sum_atomic_32M, two rounds)
+  /// and 8.0 us for 8448 after FMA work (atomic_tail_128) on the H100. Integer atomics have no
+  /// such measurement and stay out of it.
+  double hotTailSteps = 0;
   /// Session 7: per warp, barriers × rounds of resident blocks × barrierWaveNs (latency limiter): a
   /// barrier waits for the block's slowest warp and the shared-memory work between barriers is on
   /// the block's critical path (bar_levels: 1, 8, 32 levels of barrier, shared read, add, write).
@@ -271,6 +281,7 @@ inline constexpr Column kColumns[] = {
     {8, &Features::hotLineIntSteps, &Coefficients::atomicIntStepNs, "atomicIntStepNs"},
     {6, &Features::barrierWaves, &Coefficients::barrierWaveNs, "barrierWaveNs"},
     {kComputeLimiter, &Features::computeNs, &Coefficients::computeScale, "computeScale"},
+    {6, &Features::hotTailSteps, &Coefficients::atomicTailStepNs, "atomicTailStepNs"},
 };
 /// The limiter a column's time goes to for `f`.
 inline std::size_t limiterOf(const Column &c, const Features &f) {

@@ -329,10 +329,38 @@ TEST(TimeModel, IntegerAtomicChainsAndBarrierWaves) {
   Features f = features(in, h100());
   EXPECT_DOUBLE_EQ(f.hotLineSteps, 250);
   EXPECT_DOUBLE_EQ(f.hotLineIntSteps, 750);
+  EXPECT_DOUBLE_EQ(f.hotTailSteps, 250); // 1000 steps over 8448 warps: at the warps' ends
   EXPECT_DOUBLE_EQ(f.barrierWaves, 3.0 * 1); // per warp 3, one round of resident blocks
   in.shape = shape(2112, 256, 16, 0);          // two rounds
   in.mix.barriers = 2112.0 * 8 * 3;
   EXPECT_DOUBLE_EQ(features(in, h100()).barrierWaves, 6.0);
+}
+
+// Session 16: where each warp makes at most one step on the busiest line, its float steps also
+// go to the latency limiter (atomicTailStepNs each); integer steps do not.
+TEST(TimeModel, HotAtomicsAtTheWarpsEndsLengthenTheLatencyTerm) {
+  DeviceSpec d = h100();
+  d.coef = Coefficients{};
+  d.coef.atomicStepNs = 2.0;
+  d.coef.atomicTailStepNs = 1.5;
+  TimeInputs in;
+  in.shape = shape(2112, 256, 16, 0); // 8 blocks per SM, two rounds, 16896 warps
+  in.mem.hottestLineSteps = 1000;     // one float atomicAdd per block
+  Features f = features(in, d);
+  EXPECT_DOUBLE_EQ(f.hotLineSteps, 1000);
+  EXPECT_DOUBLE_EQ(f.hotTailSteps, 1000);
+  auto t = limiterTerms(f, d.coef);
+  EXPECT_NEAR(t[8], 2000, 1e-9); // atomics: the line's own rate
+  EXPECT_NEAR(t[6], 1500, 1e-9); // latency
+  // More steps than warps (atomics all along the work): none at the ends.
+  in.mem.hottestLineSteps = 20000;
+  EXPECT_DOUBLE_EQ(features(in, d).hotTailSteps, 0);
+  // Integer atomics: none either.
+  in.mem.hottestLineSteps = 1000;
+  in.mem.atomicFloatShare = 0;
+  f = features(in, d);
+  EXPECT_DOUBLE_EQ(f.hotLineIntSteps, 1000);
+  EXPECT_DOUBLE_EQ(f.hotTailSteps, 0);
 }
 
 TEST(TimeFit, RecoversGeneratingCoefficients) {
