@@ -519,6 +519,18 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
         loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds,
                                   missShareByPc.empty() ? nullptr : &missShareByPc, &missRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
+        if (const char *dump = std::getenv("WARPLENS_PC_COUNTS"); dump && !warpInstrPerPc.empty()) {
+          // A debugging aid: warp instructions executed per SASS instruction ("pc count text"),
+          // to set beside ncu's per-instruction "Instructions Executed" (source page).
+          if (std::FILE *out = std::fopen(dump, "a")) {
+            std::fprintf(out, "# %s\n", spec.name.c_str());
+            for (const auto &i : fn->instructions)
+              if (i.pc / 16 < warpInstrPerPc.size())
+                std::fprintf(out, "%04llx %llu %s\n", static_cast<unsigned long long>(i.pc),
+                             static_cast<unsigned long long>(warpInstrPerPc[i.pc / 16]), i.text.c_str());
+            std::fclose(out);
+          }
+        }
         if (!warpInstrPerPc.empty()) {
           // L1 data-path wavefronts per execution by pc: shared memory (the L1 counter's rule
           // where it differs), global loads and stores at the launch's wavefronts (loads) and

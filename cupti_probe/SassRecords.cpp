@@ -2,6 +2,9 @@
 /// SASS metric values → InstructionRecords and smsp__sass_*.sum totals (see SassRecords.h).
 #include "cupti_probe/SassRecords.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace warplens::probe {
 
 namespace {
@@ -61,6 +64,18 @@ void addSassRecords(const PcValues &values, const sass::SassFunction *listing,
   if (listing)
     for (const auto &ins : listing->instructions)
       if (ins.isMemory) all[ins.pc];
+  if (const char *dump = std::getenv("WARPLENS_PC_COUNTS"))
+    // A debugging aid: warp instructions executed per SASS instruction ("pc count text"), as the
+    // engine writes them under the same variable (analysis/TimePrediction.cpp).
+    if (std::FILE *f = std::fopen(dump, "a")) {
+      std::fprintf(f, "# %s\n", out.name.c_str());
+      for (const auto &[pc, m] : all) {
+        auto it = byPc.find(pc);
+        std::fprintf(f, "%04llx %llu %s\n", static_cast<unsigned long long>(pc),
+                     static_cast<unsigned long long>(get(m, kExec)), it != byPc.end() ? it->second->text.c_str() : "?");
+      }
+      std::fclose(f);
+    }
   for (const auto &[pc, m] : all) {
     const std::uint64_t exec = get(m, kExec);
     totals["smsp__sass_inst_executed.sum"] += static_cast<double>(exec);

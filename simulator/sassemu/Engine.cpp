@@ -1,7 +1,8 @@
 /// \file
 /// Loading (decode every instruction once, lay out constant bank 0, buffers, shared and local
 /// memory) and running (blocks spread over worker threads, warps of a block run until a block
-/// barrier, SIMT groups scheduled lowest pc first with convergence barriers) for Engine.h.
+/// barrier, SIMT groups scheduled as the hardware does: the smaller side of a divergent
+/// branch first, the running group until it blocks, CtrlOps.cpp says what was measured) for Engine.h.
 #include "sassemu/Engine.h"
 
 #include "emu/Loader.h"
@@ -444,20 +445,43 @@ private:
     for (std::uint32_t i = 0; i < k; ++i) t.push_back(pc + i);
   }
 
-  /// The lowest-pc runnable group (groups at the same pc merged), or nullptr when the warp is
-  /// done or waits at a block barrier. Satisfied convergence barriers are released here.
+  /// The group to run: the running one (the last in w.groups) while it can, else the group
+  /// suspended last with every ready group at its pc merged in (WARPLENS_SIMT=lowest: the
+  /// lowest-pc group, merged likewise); nullptr when the warp is done or waits at a block
+  /// barrier. Satisfied convergence barriers are released here.
   Group *pick(Warp &w) {
     auto &gs = w.groups;
+    // The running group (the last one) goes on while it can.
+    bool resume = gs.empty() || gs.back().mask == 0 || gs.back().state != GroupState::Run;
     for (;;) {
       gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
       for (Group &g : gs) {
         if (g.state == GroupState::BsyncWait && ((w.b[g.need] & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
         if (g.state == GroupState::WarpsyncWait && ((g.need & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
       }
+      if (!kLowestPcFirst) {
+        // The hardware's order (measured: CtrlOps.cpp's file notes): the group that
+        // runs goes on until it blocks (a convergence or block barrier) or leaves; then the group
+        // suspended last resumes, together with every ready group at its pc.
+        minOther_ = ~0u;
+        if (!resume && !gs.empty() && gs.back().state == GroupState::Run) return &gs.back();
+        resume = true;
+        int last = -1;
+        for (int i = int(gs.size()) - 1; i >= 0 && last < 0; --i)
+          if (gs[i].state == GroupState::Run) last = i;
+        if (last >= 0) {
+          for (int i = 0; i < int(gs.size()); ++i)
+            if (i != last && gs[i].state == GroupState::Run && gs[i].pc == gs[last].pc)
+              gs[last].mask |= gs[i].mask, gs[i].mask = 0;
+          std::rotate(gs.begin() + last, gs.begin() + last + 1, gs.end());
+          gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
+          return &gs.back();
+        }
+      }
       int best = -1;
       for (int i = 0; i < int(gs.size()); ++i)
         if (gs[i].state == GroupState::Run && (best < 0 || gs[i].pc < gs[best].pc)) best = i;
-      if (best >= 0) {
+      if (kLowestPcFirst && best >= 0) {
         Group &b = gs[best];
         for (int i = 0; i < int(gs.size()); ++i)
           if (i != best && gs[i].state == GroupState::Run && gs[i].pc == b.pc) b.mask |= gs[i].mask, gs[i].mask = 0;
@@ -564,6 +588,9 @@ private:
   std::vector<std::uint8_t> shared_;
   std::uint32_t tpb_ = 0, nWarps_ = 0;
   std::uint32_t minOther_ = ~0u;
+  /// WARPLENS_SIMT=lowest: the engine's former order (the lowest-pc group first, groups merged
+  /// wherever they meet), for comparison.
+  const bool kLowestPcFirst = [] { const char *e = std::getenv("WARPLENS_SIMT"); return e && std::string(e) == "lowest"; }();
   bool yielded_ = false; ///< a warp of this sweep stopped at a failed mbarrier wait (AsyncOps.cpp)
   bool clusterDone_ = false; ///< clusterSweep: the block has finished
   bool tracing_ = false;     ///< block 0 runs: its warps' code indices go to trace_

@@ -199,6 +199,57 @@ TEST(SassEngine, DivergenceReconvergesAtBsync) {
     if (e.site * 16 == 0x50) EXPECT_EQ(e.addr[2].value, 8u); // shared offset from the window base
 }
 
+// Which side of a divergent branch runs first (CtrlOps.cpp, measured on the H100): the side with
+// fewer lanes, the fall-through on a tie; the running group goes on until it blocks at the BSYNC,
+// then the group suspended last resumes with every ready group at its pc. A loop that lanes leave
+// after R3 trips, through a store before the BSYNC: every group that leaves on its own stores on
+// its own. Hand-derived from the listing, one warp:
+// lane & 3 (8 lanes each): trip 0: 8 leave, 24 stay: the leavers run first (store 1, then wait);
+// trip 1: 8 leave, 16 stay: leavers first (store 2); trip 2: 8 leave, 8 stay: a tie, the loop
+// (fall-through) goes on and the leavers wait at the store; trip 3: the last 8 leave together
+// (store 3, wait); the waiting group resumes (store 4). Four stores of 8 lanes.
+// max(lane / 8, 1) - 1 (16, 8, 8 lanes): trip 0: 16 leave, 16 stay: a tie, the loop goes on;
+// trip 1: 8 leave, 8 stay: a tie again; trip 2: the last 8 leave (store 1); then the group
+// suspended last (trip 1's 8) resumes merged with trip 0's 16, both at the store (store 2, 24 lanes).
+TEST(SassEngine, DivergentLoopExitsRunInTheHardwaresOrder) {
+  // R3 (the lane's trips) from 0x10-0x30, then the loop.
+  auto listing = [](const std::string &tripsOfLane) {
+    return wrap("        /*0000*/                   S2R R0, SR_LANEID ;\n" + tripsOfLane +
+                "        /*0040*/                   IMAD.SHL.U32 R1, R0, 0x4, RZ ;\n"
+                "        /*0050*/                   MOV R2, RZ ;\n"
+                "        /*0060*/                   BSSY B0, `(.L_x_0) ;\n"
+                ".L_x_1:\n"
+                "        /*0070*/                   ISETP.GE.AND P0, PT, R2, R3, PT ;\n"
+                "        /*0080*/               @P0 BRA `(.L_x_2) ;\n"
+                "        /*0090*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+                "        /*00a0*/                   BRA `(.L_x_1) ;\n"
+                ".L_x_2:\n"
+                "        /*00b0*/                   STS [R1+0x400], R2 ;\n"
+                ".L_x_0:\n"
+                "        /*00c0*/                   BSYNC B0 ;\n"
+                "        /*00d0*/                   LDS R4, [R1+0x400] ;\n"
+                "        /*00e0*/                   EXIT ;\n");
+  };
+  const std::string quarters = "        /*0010*/                   LOP3.LUT R3, R0, 0x3, RZ, 0xc0, !PT ;\n"
+                               "        /*0020*/                   NOP ;\n"
+                               "        /*0030*/                   NOP ;\n";
+  const std::string halves = "        /*0010*/                   SHF.R.U32.HI R3, RZ, 0x3, R0 ;\n"
+                             "        /*0020*/                   VIMNMX R3, R3, 0x1, !PT ;\n"
+                             "        /*0030*/                   IADD3 R3, R3, -0x1, RZ ;\n";
+  const std::vector<std::pair<std::string, std::vector<unsigned>>> cases = {{quarters, {8, 8, 8, 8}},
+                                                                            {halves, {8, 24}}};
+  for (const auto &[trips, lanes] : cases) {
+    RunOut r = runListing(listing(trips), "k", tinyCubin("k", 0x400 + 128), specOf({1, 1, 1}, {32, 1, 1}));
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    std::vector<unsigned> got; // lanes of each execution of the store before the BSYNC, in order
+    for (const auto &e : r.events)
+      if (e.site * 16 == 0xb0) got.push_back(unsigned(e.active.count()));
+    EXPECT_EQ(got, lanes);
+    auto m = r.perPc();
+    EXPECT_EQ(m[0xd0], std::make_pair(1u, 32u)); // reconverged at the BSYNC
+  }
+}
+
 // CALL with the return address in a register and RET.REL.NODEC back to it; a partial warp
 // (40 threads: the second warp has 8 lanes).
 TEST(SassEngine, CallAndReturnThroughRegister) {

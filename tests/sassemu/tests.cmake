@@ -20,3 +20,12 @@ kernels/modern/mma16.json kernels/diff/diff.json ${_ao}/bench_small.json"
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(sassemu_sampling PROPERTIES LABELS "cpu;sassemu" TIMEOUT 900)
 endif()
+# Issue 12 (session 17): the SIMT order of divergent paths (CtrlOps.cpp) against the H100's
+# per-instruction executions of seven divergent held-out launches (tests/sassemu/simt_order.sh);
+# bar 0.5% of each launch's instructions (0.01-0.05% measured; the former order 2-3%).
+if(TARGET warplens AND WARPLENS_NVCC)
+  add_test(NAME sassemu_simt_order
+           COMMAND bash tests/sassemu/simt_order.sh $<TARGET_FILE:warplens> ${CMAKE_CURRENT_BINARY_DIR}/simt_order 0.005
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(sassemu_simt_order PROPERTIES LABELS "cpu;sassemu" TIMEOUT 600)
+endif()
