@@ -67,7 +67,7 @@ namespace {
 /// issued and the shared data path has taken the last wavefronts, the busy cycles in `out`.
 std::int64_t runReps(const std::vector<SimInstruction> &body, unsigned warps, unsigned reps, IssueStats &out) {
   const std::size_t n = body.size();
-  constexpr int kRegs = 256 + 8;
+  constexpr int kRegs = kSimRegs;
   struct Warp {
     std::size_t k = 0;
     unsigned rep = 0;

@@ -27,6 +27,10 @@
 
 namespace warplens::analysis {
 
+/// Register indices of SimInstruction::reads / writes: R0..R255, then P0..P7 (256 + n), then the
+/// uniform registers UR0..UR63 (kUniformRegBase + n).
+inline constexpr int kUniformRegBase = 256 + 8, kUniformRegs = 64, kSimRegs = kUniformRegBase + kUniformRegs;
+
 struct SimInstruction {
   OpcodeTiming timing;
   int issueCycles = 1;    ///< 2: an FMA-pipe instruction reading three registers, none reused
@@ -39,7 +43,7 @@ struct SimInstruction {
   /// the SM's shared-memory data path they hold, kMioCyclesPerWavefront per wavefront (0: none).
   /// Their results come `latency` cycles after they enter it, later when earlier ones queue.
   int mioCycles = 0;
-  std::vector<int> reads;  ///< registers R<n> as n, predicates P<n> as 256 + n
+  std::vector<int> reads;  ///< registers R<n> as n, predicates P<n> as 256 + n, UR<n> as kUniformRegBase + n
   std::vector<int> writes;
 };
 

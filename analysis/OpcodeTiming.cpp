@@ -14,7 +14,12 @@
 /// I2FP taken as 4, within a cycle); SHFL.IDX 26.0; an L1-hitting LDG chase 51.8 with four 4-cycle
 /// address instructions (36, the trace simulation's kL1HitCycles); an LDS chase 34.0 with two (26:
 /// the table keeps 30, which the shared-memory columns were fitted with). Before: MUFU 24, POPC and
-/// the conversions 8, the wide and high multiplies 4, SHFL 24. FLO, BREV, FRND not measured (8).
+/// the conversions 8, the wide and high multiplies 4, SHFL 24. Session 17 (validation/h100/time/
+/// warp_op_latency.{cu,txt}, 05:10 UTC 2026-11-25): each followed by a 4-cycle add, FLO, BREV, FRND
+/// 23.1-23.2 cycles per step as POPC + IADD (23.05), so 17 like POPC (were 8, not measured); REDUX
+/// + IADD 47.2, so REDUX 41 (was 24: 47.2 less the add's 6 that POPC + IADD shows); VOTE + LOP3
+/// 17.4, so VOTE 13 (was 4). FRND.F64 not measured (8). MATCH.ANY ran 369 cycles per step
+/// (data-dependent; not in the table).
 /// Global loads 0: their latency is the time model's load-round columns.
 #include "analysis/OpcodeTiming.h"
 
@@ -78,12 +83,13 @@ constexpr Row kTable[] = {
     {"I2FP", {Pipe::None, 0, 4}},
     {"MUFU", {Pipe::Xu, 8, 17}},
     {"POPC", {Pipe::Xu, 8, 17}},
-    {"FLO", {Pipe::Xu, 8, 8}},
-    {"BREV", {Pipe::Xu, 8, 8}},
+    {"FLO", {Pipe::Xu, 8, 17}},
+    {"BREV", {Pipe::Xu, 8, 17}},
     {"F2I", {Pipe::Xu, 8, 18}},
     {"I2F", {Pipe::Xu, 8, 18}},
     {"F2F", {Pipe::Xu, 8, 18}},
-    {"FRND", {Pipe::Xu, 8, 8}},
+    {"FRND.F64", {Pipe::Xu, 8, 8}}, // not measured
+    {"FRND", {Pipe::Xu, 8, 17}},
     // Memory, shuffles, special registers, tensor cores: latency only (their throughput is the
     // time model's wavefront and shuffle columns).
     {"LDSM", {Pipe::None, 0, 30}},
@@ -95,8 +101,8 @@ constexpr Row kTable[] = {
     {"LDL", {Pipe::None, 0, 0}},
     {"LD.", {Pipe::None, 0, 0}},
     {"ATOM", {Pipe::None, 0, 0}},
-    {"REDUX", {Pipe::None, 0, 24}},
-    {"VOTE", {Pipe::None, 0, 4}},
+    {"REDUX", {Pipe::None, 0, 41}},
+    {"VOTE", {Pipe::None, 0, 13}},
     {"HMMA", {Pipe::None, 0, 24}},
     {"IMMA", {Pipe::None, 0, 24}},
 };

@@ -49,6 +49,22 @@ void registersIn(std::string_view ops, std::vector<int> &out) {
   }
 }
 
+/// Uniform registers UR<n> in an operand list, as 2000 + n (URZ skipped; UR<n>.64 adds n + 1).
+void uniformRegistersIn(std::string_view ops, std::vector<int> &out) {
+  for (std::size_t i = 0; i + 2 < ops.size(); ++i) {
+    if (ops[i] != 'U' || ops[i + 1] != 'R' ||
+        (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
+      continue;
+    std::size_t j = i + 2;
+    int n = 0;
+    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) n = n * 10 + (ops[j++] - '0');
+    if (j == i + 2) continue;
+    out.push_back(2000 + n);
+    if (ops.substr(j, 3) == ".64") out.push_back(2000 + n + 1);
+    i = j - 1;
+  }
+}
+
 /// Distinct registers an instruction reads from the register file: R<n> not followed by .reuse
 /// (the operand reuse cache serves those), a register named twice read once ("FFMA R10, R10, R10,
 /// R11" reads two: heldout3's f32 Mandelbrot ran at 1.10 cycles per instruction, not the 1.23 that
@@ -121,7 +137,7 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
     std::string_view text = ins.text;
     if (!text.empty() && text[0] == '@') text = text.substr(std::min(text.size(), text.find(' ') + 1));
     std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
-    const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED"));
+    const bool writesFirst = !(startsWith(ins.opcode, "ST") || (startsWith(ins.opcode, "RED") && !startsWith(ins.opcode, "REDUX")));
     const std::size_t comma = ops.find(',');
     regs.clear();
     registersIn(writesFirst ? (comma == std::string_view::npos ? std::string_view{} : ops.substr(comma)) : ops, regs);
@@ -238,7 +254,8 @@ Operands operandsOf(const sass::SassInstruction &ins) {
     text = text.substr(std::min(text.size(), text.find(' ') + 1));
   }
   std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
-  const bool writesFirst = !(startsWith(ins.opcode, "ST") || startsWith(ins.opcode, "RED") ||
+  // RED (a global reduction) writes nothing; REDUX (a warp reduction) writes its first operand.
+  const bool writesFirst = !(startsWith(ins.opcode, "ST") || (startsWith(ins.opcode, "RED") && !startsWith(ins.opcode, "REDUX")) ||
                              startsWith(ins.opcode, "BRA") || startsWith(ins.opcode, "EXIT"));
   // Destinations: the first operand; SHFL writes a predicate first and its register second;
   // xSETP and PLOP3 write the predicates of their first two operands.
@@ -272,16 +289,21 @@ SimInstruction simInstructionOf(const sass::SassFunction &fn, const sass::SassIn
   SimInstruction si;
   const Operands o = operandsOf(ins);
   si.timing = opcodeTiming(ins.opcode);
-  // Registers as R0..R255, predicates as 256 + n.
+  // Registers as R0..R255, predicates as 256 + n, uniform registers as 264 + n (session 17: a
+  // REDUX writes a uniform register that the next instruction reads; untracked, its 41-cycle
+  // latency never delayed anything).
   std::vector<int> regs;
+  auto index = [](int r) { return r >= 2000 ? kUniformRegBase + std::min(r - 2000, kUniformRegs - 1) : r >= 1000 ? 256 + (r - 1000) : r; };
   registersIn(o.dst, regs);
   predicatesIn(o.dst, regs);
-  for (int r : regs) si.writes.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+  uniformRegistersIn(o.dst, regs);
+  for (int r : regs) si.writes.push_back(index(r));
   regs.clear();
   registersIn(o.src, regs);
   predicatesIn(o.src, regs);
   predicatesIn(o.guard, regs);
-  for (int r : regs) si.reads.push_back(r >= 1000 ? 256 + (r - 1000) : r);
+  uniformRegistersIn(o.src, regs);
+  for (int r : regs) si.reads.push_back(index(r));
   if (isFmaPipe(ins.opcode) && registersRead(o.src) >= 3) si.issueCycles = 2;
   // FP64 operands are register pairs: two reads each, at the same two register reads per
   // cycle as the FFMA rule above (a DFMA of three unreused operands, 3 cycles).
@@ -315,7 +337,6 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
     if (ends) blocks.emplace_back(first, k + 1), first = k + 1;
   }
   if (first < fn.instructions.size()) blocks.emplace_back(first, fn.instructions.size());
-  std::vector<int> regs;
   std::vector<SimInstruction> body;
   for (const auto &[b, e] : blocks) {
     body.clear();
@@ -330,21 +351,16 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         const auto &ins = fn.instructions[k];
         if (ins.opcode.empty() || ins.opcode == "NOP") continue;
         const Operands o = operandsOf(ins);
-        regs.clear();
-        registersIn(o.src, regs);
-        predicatesIn(o.src, regs);
-        predicatesIn(o.guard, regs);
+        // The registers, predicates and uniform registers it reads and writes, as the issue
+        // simulation indexes them.
+        SimInstruction si = simInstructionOf(fn, ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
         double start = last + 1;
-        for (int r : regs)
+        for (int r : si.reads)
           if (auto it = ready.find(r); it != ready.end()) start = std::max(start, it->second);
-        regs.clear();
-        registersIn(o.dst, regs);
-        predicatesIn(o.dst, regs);
-        for (int r : regs) ready[r] = start + issueLatency(ins.opcode);
+        for (int r : si.writes) ready[r] = start + issueLatency(ins.opcode);
         const double gap = start - last;
         last = start;
         if (pass == 0) {
-          SimInstruction si = simInstructionOf(fn, ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
           mix.lsuInSim = mix.lsuInSim || si.mioCycles > 0;
           body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));

@@ -13,7 +13,7 @@ namespace warplens::analysis {
 
 namespace {
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-constexpr int kRegs = 256 + 8;
+constexpr int kRegs = kSimRegs;
 
 struct WarpState {
   const std::vector<std::uint32_t> *trace = nullptr;

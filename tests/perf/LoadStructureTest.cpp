@@ -336,6 +336,24 @@ TEST(InstructionMix, ShufflesWriteTheirSecondOperand) {
   EXPECT_DOUBLE_EQ(mix.fma, 50); // the FADD
 }
 
+// Session 17: REDUX writes its first operand, a uniform register (it was read as a RED, which
+// writes nothing, and uniform registers were not tracked: no instruction ever waited for it).
+TEST(InstructionMix, WarpReductionsWriteAUniformRegister) {
+  sass::SassFunction fn;
+  fn.labels = {{"k", 0}, {".L_x_1", 0x00}};
+  fn.instructions = {
+      ins(0x00, "REDUX.SUM UR6, R19 ;"),         // waits for the IADD3 before (4 after it)
+      ins(0x10, "IMAD.U32 R20, RZ, RZ, UR6 ;"),  // 41 after the REDUX (warp_op_latency.txt)
+      ins(0x20, "IADD3 R19, R20, 0x1, RZ ;"),    // 4 after the IMAD
+      ins(0x30, "@P0 BRA `(.L_x_1) ;"),
+  };
+  // One warp, steady state per iteration: REDUX 3 cycles after the BRA (the IADD3 was 1 before
+  // it: 4 after the IADD3 is 3 after the BRA), IMAD.U32 41, IADD3 4, BRA 1: 49 cycles; 20 iterations.
+  EXPECT_EQ(issueLatency("REDUX.SUM"), 41);
+  PerPcMix mix = mixFromCounts(fn, {20, 20, 20, 20}, 80);
+  EXPECT_DOUBLE_EQ(mix.dependentCycles, 20.0 * (3 + 41 + 4 + 1));
+}
+
 TEST(InstructionMix, FmaPipeInstructionsReadingThreeRegistersStall) {
   sass::SassFunction fn;
   fn.labels = {{"k", 0}};
