@@ -34,35 +34,33 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-/// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here).
-void registersIn(std::string_view ops, std::vector<int> &out) {
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i] != 'R' || (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
+/// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here);
+/// with prefix "UR", the uniform registers ("UR6" → base + 6; URZ skipped), each as `base` + n.
+void registersIn(std::string_view ops, std::vector<int> &out, std::string_view prefix = "R", int base = 0) {
+  const std::size_t w = prefix.size();
+  for (std::size_t i = 0; i + w <= ops.size(); ++i) {
+    if (ops.substr(i, w) != prefix ||
+        (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
       continue;
-    std::size_t j = i + 1;
+    std::size_t j = i + w;
     int n = 0;
     while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) n = n * 10 + (ops[j++] - '0');
-    if (j == i + 1) continue;
-    out.push_back(n);
-    if (ops.substr(j, 3) == ".64") out.push_back(n + 1);
+    if (j == i + w) continue;
+    out.push_back(base + n);
+    if (ops.substr(j, 3) == ".64") out.push_back(base + n + 1);
     i = j - 1;
   }
 }
 
 /// Uniform registers UR<n> in an operand list, as 2000 + n (URZ skipped; UR<n>.64 adds n + 1).
-void uniformRegistersIn(std::string_view ops, std::vector<int> &out) {
-  for (std::size_t i = 0; i + 2 < ops.size(); ++i) {
-    if (ops[i] != 'U' || ops[i + 1] != 'R' ||
-        (i > 0 && (std::isalnum(static_cast<unsigned char>(ops[i - 1])) || ops[i - 1] == '_')))
-      continue;
-    std::size_t j = i + 2;
-    int n = 0;
-    while (j < ops.size() && std::isdigit(static_cast<unsigned char>(ops[j]))) n = n * 10 + (ops[j++] - '0');
-    if (j == i + 2) continue;
-    out.push_back(2000 + n);
-    if (ops.substr(j, 3) == ".64") out.push_back(2000 + n + 1);
-    i = j - 1;
-  }
+void uniformRegistersIn(std::string_view ops, std::vector<int> &out) { registersIn(ops, out, "UR", 2000); }
+
+/// Whether an instruction's first operand is a destination: not for stores, RED (a global
+/// reduction, which writes nothing; REDUX, a warp reduction, writes its first operand), branches
+/// and EXIT.
+bool writesFirstOperand(std::string_view opcode) {
+  return !(startsWith(opcode, "ST") || (startsWith(opcode, "RED") && !startsWith(opcode, "REDUX")) ||
+           startsWith(opcode, "BRA") || startsWith(opcode, "EXIT"));
 }
 
 /// Distinct registers an instruction reads from the register file: R<n> not followed by .reuse
@@ -137,7 +135,7 @@ double loadRoundsOf(const sass::SassFunction &fn, const std::vector<launch::Inst
     std::string_view text = ins.text;
     if (!text.empty() && text[0] == '@') text = text.substr(std::min(text.size(), text.find(' ') + 1));
     std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
-    const bool writesFirst = !(startsWith(ins.opcode, "ST") || (startsWith(ins.opcode, "RED") && !startsWith(ins.opcode, "REDUX")));
+    const bool writesFirst = writesFirstOperand(ins.opcode);
     const std::size_t comma = ops.find(',');
     regs.clear();
     registersIn(writesFirst ? (comma == std::string_view::npos ? std::string_view{} : ops.substr(comma)) : ops, regs);
@@ -254,9 +252,7 @@ Operands operandsOf(const sass::SassInstruction &ins) {
     text = text.substr(std::min(text.size(), text.find(' ') + 1));
   }
   std::string_view ops = text.substr(std::min(text.size(), ins.opcode.size()));
-  // RED (a global reduction) writes nothing; REDUX (a warp reduction) writes its first operand.
-  const bool writesFirst = !(startsWith(ins.opcode, "ST") || (startsWith(ins.opcode, "RED") && !startsWith(ins.opcode, "REDUX")) ||
-                             startsWith(ins.opcode, "BRA") || startsWith(ins.opcode, "EXIT"));
+  const bool writesFirst = writesFirstOperand(ins.opcode);
   // Destinations: the first operand; SHFL writes a predicate first and its register second;
   // xSETP and PLOP3 write the predicates of their first two operands.
   std::size_t comma = ops.find(',');
@@ -347,13 +343,14 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
     std::map<int, double> ready;
     double last = 0;
     for (int pass = 0; pass < 2; ++pass)
-      for (std::size_t k = b; k < e; ++k) {
+      for (std::size_t k = b, j = 0; k < e; ++k) {
         const auto &ins = fn.instructions[k];
         if (ins.opcode.empty() || ins.opcode == "NOP") continue;
         const Operands o = operandsOf(ins);
         // The registers, predicates and uniform registers it reads and writes, as the issue
-        // simulation indexes them.
-        SimInstruction si = simInstructionOf(fn, ins, stalls, lsuWavefronts, mioCyclesPerWavefront);
+        // simulation indexes them (the second pass reuses the first pass's body[j]).
+        if (pass == 0) body.push_back(simInstructionOf(fn, ins, stalls, lsuWavefronts, mioCyclesPerWavefront));
+        const SimInstruction &si = body[j++];
         double start = last + 1;
         for (int r : si.reads)
           if (auto it = ready.find(r); it != ready.end()) start = std::max(start, it->second);
@@ -362,7 +359,6 @@ PerPcMix mixFromCounts(const sass::SassFunction &fn, const std::vector<std::uint
         last = start;
         if (pass == 0) {
           mix.lsuInSim = mix.lsuInSim || si.mioCycles > 0;
-          body.push_back(std::move(si));
           execs = std::max(execs, countAt(ins.pc));
           continue;
         }

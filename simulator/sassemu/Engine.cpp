@@ -451,10 +451,18 @@ private:
   /// barrier. Satisfied convergence barriers are released here.
   Group *pick(Warp &w) {
     auto &gs = w.groups;
+    // Merges every other ready group at gs[k]'s pc into it.
+    auto absorb = [&gs](int k) {
+      for (int i = 0; i < int(gs.size()); ++i)
+        if (i != k && gs[i].state == GroupState::Run && gs[i].pc == gs[k].pc) gs[k].mask |= gs[i].mask, gs[i].mask = 0;
+    };
+    auto dropEmpty = [&gs] {
+      gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
+    };
     // The running group (the last one) goes on while it can.
     bool resume = gs.empty() || gs.back().mask == 0 || gs.back().state != GroupState::Run;
     for (;;) {
-      gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
+      dropEmpty();
       for (Group &g : gs) {
         if (g.state == GroupState::BsyncWait && ((w.b[g.need] & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
         if (g.state == GroupState::WarpsyncWait && ((g.need & ~w.exited) & ~g.mask) == 0) g.state = GroupState::Run, ++g.pc;
@@ -470,11 +478,9 @@ private:
         for (int i = int(gs.size()) - 1; i >= 0 && last < 0; --i)
           if (gs[i].state == GroupState::Run) last = i;
         if (last >= 0) {
-          for (int i = 0; i < int(gs.size()); ++i)
-            if (i != last && gs[i].state == GroupState::Run && gs[i].pc == gs[last].pc)
-              gs[last].mask |= gs[i].mask, gs[i].mask = 0;
+          absorb(last);
           std::rotate(gs.begin() + last, gs.begin() + last + 1, gs.end());
-          gs.erase(std::remove_if(gs.begin(), gs.end(), [](const Group &g) { return g.mask == 0; }), gs.end());
+          dropEmpty();
           return &gs.back();
         }
       }
@@ -483,8 +489,7 @@ private:
         if (gs[i].state == GroupState::Run && (best < 0 || gs[i].pc < gs[best].pc)) best = i;
       if (kLowestPcFirst && best >= 0) {
         Group &b = gs[best];
-        for (int i = 0; i < int(gs.size()); ++i)
-          if (i != best && gs[i].state == GroupState::Run && gs[i].pc == b.pc) b.mask |= gs[i].mask, gs[i].mask = 0;
+        absorb(best);
         minOther_ = ~0u;
         for (int i = 0; i < int(gs.size()); ++i)
           if (i != best && gs[i].mask && gs[i].state == GroupState::Run) minOther_ = std::min(minOther_, gs[i].pc);
