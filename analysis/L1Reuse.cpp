@@ -37,7 +37,27 @@ std::vector<std::uint64_t> L1ReuseListener::SectorSet::values() const {
   return v;
 }
 
-L1ReuseListener::SectorSet &L1ReuseListener::blockSet(std::uint32_t block) {
+std::uint64_t L1ReuseListener::UnitMap::findOrInsert(std::uint64_t key, std::uint64_t value) {
+  if (keys_.empty()) keys_.assign(64, kEmpty), values_.assign(64, 0);
+  if (2 * (size_ + 1) > keys_.size()) { // keep the load under one half
+    std::vector<std::uint64_t> oldKeys(keys_.size() * 2, kEmpty), oldValues(keys_.size() * 2, 0);
+    oldKeys.swap(keys_), oldValues.swap(values_);
+    size_ = 0;
+    for (std::size_t i = 0; i < oldKeys.size(); ++i)
+      if (oldKeys[i] != kEmpty) findOrInsert(oldKeys[i], oldValues[i]);
+  }
+  const std::size_t mask = keys_.size() - 1;
+  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & mask;; i = (i + 1) & mask) {
+    if (keys_[i] == key) return values_[i];
+    if (keys_[i] == kEmpty) {
+      keys_[i] = key, values_[i] = value;
+      ++size_;
+      return value;
+    }
+  }
+}
+
+L1ReuseListener::BlockState &L1ReuseListener::blockSet(std::uint32_t block) {
   if (block == lastBlock_ && last_) return *last_;
   auto it = live_.find(block);
   if (it != live_.end()) {
@@ -48,7 +68,7 @@ L1ReuseListener::SectorSet &L1ReuseListener::blockSet(std::uint32_t block) {
     auto old = live_.find(order_.front());
     order_.pop_front();
     if (old != live_.end()) {
-      closedMisses_ += old->second.size();
+      closedMisses_ += old->second.set.size();
       live_.erase(old);
     }
   }
@@ -132,6 +152,7 @@ void L1ReuseListener::addLoadMisses(const std::vector<SiteMisses> &other, std::u
     SiteMisses &mine = missesAt(site);
     mine.requests += other[site].requests * times;
     mine.missing += other[site].missing * times;
+    mine.dram += other[site].dram * times;
   }
 }
 
@@ -179,22 +200,34 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   for (std::size_t i = 0; i < ndw; ++i) degree = std::max<std::uint64_t>(degree, ++perBank[words[i] & 31]);
   loadWavefronts_ += std::max(degree, (distinctLines + kLinesPerWavefront - 1) / kLinesPerWavefront);
   loadRegions_ += regionsOf(e, 0);
-  SectorSet &set = blockSet(e.block);
+  BlockState &block = blockSet(e.block);
+  SectorSet &set = block.set;
   const std::size_t before = set.size();
   std::uint64_t missLine = ~std::uint64_t(0);
+  // A missed sector goes to DRAM unless an earlier request of this warp read its fetch unit.
+  const std::uint64_t stamp = ++requestStamp_ & 0xffffffffu, mine = (std::uint64_t(e.warp) << 32) | stamp;
+  bool dram = false;
   for (std::size_t i = 0; i < nd; ++i) {
     const std::size_t had = set.size();
     set.insert(sectors[i]);
-    if (set.size() > had && (sectors[i] >> 2) != missLine) missLine = sectors[i] >> 2, ++missLines_;
+    if (set.size() == had) continue;
+    if ((sectors[i] >> 2) != missLine) missLine = sectors[i] >> 2, ++missLines_;
+    if (!dram) {
+      const std::uint64_t first = block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
+      dram = first == mine || (first >> 32) != e.warp || (first & 0xffffffffu) == stamp;
+    } else {
+      block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
+    }
   }
   SiteMisses &sm = missesAt(e.site);
   ++sm.requests;
   sm.missing += set.size() > before;
+  sm.dram += dram;
 }
 
 void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
   if (r.blocks.empty()) return;
-  L1ReuseListener one;
+  L1ReuseListener one(fetchSectors_);
   // Per group: the representative's distinct sectors loaded (a set, and their span).
   struct Group {
     SectorSet set;
@@ -309,7 +342,7 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
 
 std::uint64_t L1ReuseListener::missSectors() const {
   std::uint64_t n = closedMisses_;
-  for (const auto &[block, set] : live_) n += set.size();
+  for (const auto &[block, state] : live_) n += state.set.size();
   return scaled(n);
 }
 

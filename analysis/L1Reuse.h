@@ -21,6 +21,8 @@ public:
   /// (its sectors counted as misses) when more blocks appear (workers run blocks one after another).
   static constexpr std::size_t kLiveBlocks = 256;
 
+  /// `fetchSectors`: 32-byte sectors per DRAM fetch unit (the arch's dram.readFetchBytes / 32).
+  explicit L1ReuseListener(unsigned fetchSectors = 2) : fetchSectors_(fetchSectors ? fetchSectors : 1) {}
   void onAccess(const model::AccessEvent &event) override;
   /// Lines: the representative's, times the replicas. Misses: the representative's distinct
   /// sectors per replica when all its loads move alike, else each replica's union counted.
@@ -53,8 +55,12 @@ public:
   /// block had not read before (L1 misses). A round of loads misses L1 as its loads do: a row read
   /// again later (softmax's second pass) hits in every round, a stream misses in every round
   /// (session 7, reread_rows).
+  /// Session 18: `dram`, the missing requests with a missed sector whose DRAM fetch unit (arch
+  /// dram.readFetchBytes) no earlier request of the same warp brought. The others wait for the L2
+  /// only: the unit came with the warp's earlier fetch (heldout4 gemv_thread, one row per lane read
+  /// 4 bytes at a time: L2 read hit rate 0.50 on the H100 with every L1 miss a first touch).
   struct SiteMisses {
-    std::uint64_t requests = 0, missing = 0;
+    std::uint64_t requests = 0, missing = 0, dram = 0;
   };
   /// Indexed by site id (sites without loads: zeros).
   const std::vector<SiteMisses> &loadMissesBySite() const { return loadMisses_; }
@@ -112,15 +118,34 @@ public:
     std::size_t size_ = 0;
   };
 
+  /// A block's DRAM fetch units read so far: the warp that first read each and the stamp of its
+  /// request (open addressing, linear probing; only first-touched sectors look here).
+  class UnitMap {
+  public:
+    /// The value at `key`, inserting `value` when absent (then returns `value`).
+    std::uint64_t findOrInsert(std::uint64_t key, std::uint64_t value);
+
+  private:
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t(0);
+    std::vector<std::uint64_t> keys_, values_;
+    std::size_t size_ = 0;
+  };
+  struct BlockState {
+    SectorSet set;
+    UnitMap units;
+  };
+
 private:
-  SectorSet &blockSet(std::uint32_t block);
+  BlockState &blockSet(std::uint32_t block);
   std::uint64_t scaled(std::uint64_t v) const { return scale_ == 1 ? v : std::uint64_t(double(v) * scale_ + 0.5); }
 
   double scale_ = 1;
 
-  std::unordered_map<std::uint32_t, SectorSet> live_;
+  unsigned fetchSectors_ = 2;
+  std::uint64_t requestStamp_ = 0; ///< load requests seen (stamps UnitMap entries)
+  std::unordered_map<std::uint32_t, BlockState> live_;
   std::uint32_t lastBlock_ = ~0u;
-  SectorSet *last_ = nullptr;
+  BlockState *last_ = nullptr;
   std::deque<std::uint32_t> order_;
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, missLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;

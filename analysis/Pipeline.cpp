@@ -80,7 +80,8 @@ class WorkerListener : public model::AccessListener {
 public:
   WorkerListener(const arch::ArchSpec &arch, const sass::Grouping *grouping, bool wantWorst,
                  model::AccessListener *trace, bool sampling = false)
-      : models(arch, wantWorst, trace), dram(arch), arch_(arch), sampling_(sampling) {
+      : models(arch, wantWorst, trace), dram(arch),
+        reuse(arch.dramReadFetchBytes > 32 ? arch.dramReadFetchBytes / 32 : 1), arch_(arch), sampling_(sampling) {
     if (grouping) grouper = std::make_unique<sass::GroupingListener>(*grouping, models);
   }
   void onAccess(const model::AccessEvent &e) override {
@@ -480,14 +481,18 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
     warpInstr = std::uint64_t(double(warpInstr) * double(gridBlocks) / double(run.stats.sampledBlocks.size()) + 0.5);
   // Per SASS pc, the share of a load's requests that miss L1 (SASS engine: sites are SASS
   // instructions; the PTX engine's sites are PTX accesses, left to the sector estimate).
-  std::map<std::uint64_t, double> missShareByPc;
+  // Also the share that waits for DRAM (L1Reuse.h SiteMisses::dram).
+  std::map<std::uint64_t, double> missShareByPc, dramShareByPc;
   if (!grouping)
     for (const model::SiteInfo &site : sites)
       if (site.sassPc && site.site < reuse.loadMissesBySite().size()) {
         const auto &sm = reuse.loadMissesBySite()[site.site];
-        if (sm.requests) missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
+        if (sm.requests) {
+          missShareByPc[*site.sassPc] = double(sm.missing) / double(sm.requests);
+          dramShareByPc[*site.sassPc] = double(sm.dram) / double(sm.requests);
+        }
       }
-  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, &run.stats, missShareByPc); // perf/TimeModel.h
+  addTimePrediction(spec, options_, warpInstr, dram, reuse, result, &run.stats, missShareByPc, dramShareByPc); // perf/TimeModel.h
 
   if (checking) {
     WL_TRY(check, launch::runCheck(spec, inputs, buffers));

@@ -417,7 +417,8 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
 /// The SM trace simulation (TraceSim.h) of the busiest SM's `perSm` blocks, ns (-1: not run).
 double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<std::uint32_t>> &trace,
                   const std::vector<std::uint8_t> &stalls, const std::map<std::uint64_t, double> &lsuWf,
-                  const std::map<std::uint64_t, double> &missShareByPc, const std::map<std::string, double> &metrics,
+                  const std::map<std::uint64_t, double> &missShareByPc,
+                  const std::map<std::uint64_t, double> &dramShareByPc, const std::map<std::string, double> &metrics,
                   const L1ReuseListener &reuse, const perf::DeviceSpec &device, unsigned resident, double perSm,
                   double loadRounds) {
   const double ghz = device.smClockHz / 1e9;
@@ -442,12 +443,16 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
     t.barrier = startsWith(ins.opcode, "BAR") && !startsWith(ins.opcode, "BAR.ARV");
     if (ins.isMemory && ins.space == model::Space::Global && !startsWith(ins.opcode, "LDGSTS") &&
         (ins.op == model::Op::Load || (ins.op == model::Op::Atomic && !t.sim.writes.empty()))) {
-      // A load: L1 hit or miss by its own miss share (all miss when unknown); an atomic: L2.
+      // A load: L1 hit or miss by its own miss share (all miss when unknown), of the misses those
+      // whose fetch unit the warp's own earlier request brought at the L2's latency (session 18,
+      // L1Reuse.h SiteMisses::dram); an atomic: L2.
       double ns = c.latencyL2Ns;
       if (ins.op == model::Op::Load) {
         double miss = 1.0;
         if (auto it = missShareByPc.find(ins.pc); it != missShareByPc.end()) miss = it->second;
-        ns = (1.0 - miss) * kL1HitCycles / ghz + miss * missNs;
+        double dram = miss;
+        if (auto it = dramShareByPc.find(ins.pc); it != dramShareByPc.end()) dram = std::min(miss, it->second);
+        ns = (1.0 - miss) * kL1HitCycles / ghz + (miss - dram) * c.latencyL2Ns + dram * missNs;
       }
       t.loadLatency = static_cast<int>(std::lround(ghz * ns));
     }
@@ -466,7 +471,8 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
-                       const emu::RunStats *engine, const std::map<std::uint64_t, double> &missShareByPc) {
+                       const emu::RunStats *engine, const std::map<std::uint64_t, double> &missShareByPc,
+                       const std::map<std::uint64_t, double> &dramShareByPc) {
   static const emu::RunStats kNone;
   const emu::RunStats &run = engine ? *engine : kNone;
   const std::vector<std::uint64_t> &warpInstrPerPc = run.warpInstrPerPc;
@@ -513,7 +519,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   }
   // The launch's occupancy (its shape and cubin resources are complete here).
   const perf::Occupancy occ = perf::occupancy(in.shape, device.value());
-  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1, traceNs = -1;
+  double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1, dramRounds = -1, traceNs = -1;
   PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
@@ -530,6 +536,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
         if (n) fmaShare = double(fma) / double(n);
         loadRounds = loadRoundsOf(*fn, result.instructions, &barrierRounds,
                                   missShareByPc.empty() ? nullptr : &missShareByPc, &missRounds);
+        // The same rounds counted by the share of requests that wait for DRAM (L1Reuse.h SiteMisses).
+        if (!dramShareByPc.empty()) loadRoundsOf(*fn, result.instructions, nullptr, &dramShareByPc, &dramRounds);
         dynamicFma = fmaPipeInstructionsOf(*fn, result.instructions, static_cast<double>(emulatedWarpInstructions));
         if (const char *dump = std::getenv("WARPLENS_PC_COUNTS"); dump && !warpInstrPerPc.empty()) {
           // A debugging aid: warp instructions executed per SASS instruction ("pc count text"),
@@ -575,7 +583,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           perPc = mixFromCounts(*fn, warpInstrPerPc, static_cast<double>(emulatedWarpInstructions), ownStalls, lsuWf,
                                 sharing);
           if (!blockTrace.empty())
-            traceNs = traceSimNs(*fn, blockTrace, ownStalls, lsuWf, missShareByPc, result.metrics, reuse, device.value(),
+            traceNs = traceSimNs(*fn, blockTrace, ownStalls, lsuWf, missShareByPc, dramShareByPc, result.metrics, reuse, device.value(),
                                  static_cast<unsigned>(resident), perSm, loadRounds);
         }
       }
@@ -593,6 +601,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.loadRounds = loadRounds;
   in.mem.barrierLoadRounds = barrierRounds;
   in.mem.loadMissRounds = missShareByPc.empty() ? -1.0 : missRounds;
+  in.mem.loadDramRounds = dramShareByPc.empty() ? -1.0 : dramRounds;
   // Written data reaches DRAM during the kernel only once the L2 overflows: measured on the H100
   // (dram_wr_b16_s16 family), 16 MB written → 0.07 MB, 64 → 45, 256 → 246; about 0.3 x L2 stays.
   const double written = static_cast<double>(dram.bytesWritten());
@@ -723,6 +732,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"load_rounds", in.mem.loadRounds},
                  {"barrier_load_rounds", in.mem.barrierLoadRounds},
                  {"load_miss_rounds", in.mem.loadMissRounds},
+                 {"load_dram_rounds", in.mem.loadDramRounds},
                  {"dram_write_bytes", in.mem.dramWriteBytes},
                  {"bytes_written", written}};
   result.time = t;

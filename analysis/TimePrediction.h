@@ -38,7 +38,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
                        const emu::RunStats *engine = nullptr,
-                       const std::map<std::uint64_t, double> &missShareByPc = {});
+                       const std::map<std::uint64_t, double> &missShareByPc = {},
+                       const std::map<std::uint64_t, double> &dramShareByPc = {});
 
 /// Session 11: a branch holds its warp beyond its stall count while its target is resolved (ncu's
 /// branch_resolving stall cycles per executed BRA, lone-warp kernels, H200 2026-11-24): loop-back

@@ -69,6 +69,8 @@ struct Structure {
   bool simCoversLsu = false;
   /// Session 8: L1-miss lines per global load request; DRAM re-fetch share of the DRAM bytes read.
   double missLinesPerLoadRequest = 0, refetchShare = 0;
+  /// Session 18: rounds waiting for DRAM per global load request (< 0: not in the prediction).
+  double dramRoundsPerLoadRequest = -1;
 };
 using StructureMap = std::map<std::string, Structure>;
 
@@ -126,6 +128,7 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.loadRounds = i.value("load_rounds", 0.0);
   in.mem.barrierLoadRounds = i.value("barrier_load_rounds", 0.0);
   in.mem.loadMissRounds = i.value("load_miss_rounds", -1.0);
+  in.mem.loadDramRounds = i.value("load_dram_rounds", -1.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
   in.mem.dramRefetchBytes = i.value("dram_refetch_bytes", 0.0);
   in.mem.l2ReadLines = i.value("l1_miss_lines", 0.0);
@@ -165,6 +168,8 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mem.barrierLoadRounds = it->second.barrierRoundsPerLoadRequest * in.mem.globalLoadRequests;
     if (it->second.missRoundsPerLoadRequest >= 0)
       in.mem.loadMissRounds = it->second.missRoundsPerLoadRequest * in.mem.globalLoadRequests;
+    if (it->second.dramRoundsPerLoadRequest >= 0)
+      in.mem.loadDramRounds = it->second.dramRoundsPerLoadRequest * in.mem.globalLoadRequests;
     in.mix.shuffleInstructions = it->second.shufflesPerInst * in.mix.warpInstructions;
     in.mix.dependentCycles = it->second.dependentCyclesPerInst * in.mix.warpInstructions;
     in.mix.operandStalls = it->second.operandStallsPerInst * in.mix.warpInstructions;
@@ -330,6 +335,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       if (inst > 0)
         for (double c : i.value("issue_sim_cycles", std::vector<double>{})) st.simCyclesPerInst.push_back(c / inst);
       st.simBound = i.value("issue_sim_bound", std::vector<std::string>{});
+      if (i.value("load_dram_rounds", -1.0) >= 0) st.dramRoundsPerLoadRequest = ratio(i, "load_dram_rounds", "global_load_requests");
       st.blockImbalance = i.value("block_imbalance", 1.0);
       st.smBlockImbalance = i.value("sm_block_imbalance", st.blockImbalance);
       st.latencyImbalance = i.value("latency_imbalance", 1.0);

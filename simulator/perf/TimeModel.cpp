@@ -118,7 +118,12 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
     const double m2 = m.l2ReadSectors > 0 ? std::clamp(m.dramReadBytes / (32.0 * m.l2ReadSectors), 0.0, 1.0) : 0.0;
     const double missesL1 = m.loadMissRounds >= 0 ? std::clamp(m.loadMissRounds / loadRounds, 0.0, 1.0)
                                                   : 1.0 - std::pow(1.0 - m1, k);
-    const double missesL2 = m2;
+    // Of the rounds that miss L1, those whose fetch unit the warp's own earlier request brought
+    // wait for the L2 only (MemoryCounts::loadDramRounds).
+    const double ownFetch = m.loadDramRounds >= 0 && m.loadMissRounds > 0
+                                ? std::clamp(m.loadDramRounds / m.loadMissRounds, 0.0, 1.0)
+                                : 1.0;
+    const double missesL2 = m2 * ownFetch;
     f.latencyRequests = perWarp * missesL1 * missesL2;
     // Regions per round: a round's requests taken to fall in different regions.
     const double regions = m.globalLoadRegions > 0 ? m.globalLoadRegions / loadRounds : 1.0;

@@ -103,6 +103,13 @@ struct MemoryCounts {
   /// requests (analysis/TimePrediction.h loadRoundsOf); < 0: unknown, estimated from the sector
   /// miss share as if misses were spread evenly over the rounds.
   double loadMissRounds = -1;
+  /// Session 18: of those, the rounds with a miss that waits for DRAM, per round group the largest
+  /// share of its loads' requests whose missed sectors include one in a DRAM fetch unit that no
+  /// earlier request of the same warp read (analysis/L1Reuse.h SiteMisses::dram); < 0: unknown,
+  /// taken as every miss round. The rest wait for the L2: the unit came with the warp's own
+  /// earlier fetch (heldout4 gemv_thread: L2 read hit rate 0.50 on the H100, each lane reading
+  /// its row 4 bytes at a time, every L1 miss also a DRAM byte).
+  double loadDramRounds = -1;
   /// Global atomics and reductions (analysis/L1Reuse.h): line requests (throughput), and the
   /// busiest line's serial steps and lane operations (one line's atomics are applied in turn).
   double atomicLineRequests = 0, hottestLineSteps = 0, hottestLineOps = 0, hottestLineExtra = 0;

@@ -504,4 +504,47 @@ TEST(L1Reuse, LoadMissesPerSiteCountRequestsWithANewSector) {
   EXPECT_EQ(l.loadMissesBySite()[4].requests, 0u);
 }
 
+TEST(L1Reuse, MissesOfAUnitTheWarpFetchedBeforeWaitForTheL2) {
+  // 64-byte DRAM fetch units (2 sectors). Site 1: warp 0's lanes each read their own row (4 KiB
+  // apart) 4 bytes at a time, 16 requests over the first 64 bytes: request 0 misses (new units:
+  // DRAM), requests 1-7 hit, request 8 misses the second sector of each lane's unit, which request
+  // 0 of the same warp fetched (L2 only), requests 9-15 hit.
+  L1ReuseListener l(2);
+  for (unsigned k = 0; k < 16; ++k) {
+    model::AccessEvent e = event(0, model::Op::Load, 4, 4 * k, 4096);
+    e.site = 1;
+    l.onAccess(e);
+  }
+  // Site 2: warp 0 reads 32 bytes (one sector, one byte per lane); warp 1 then the next 32 bytes,
+  // the other sector of that unit: another warp's fetch, so DRAM (in flight together).
+  model::AccessEvent a = event(0, model::Op::Load, 1, 1 << 20, 1);
+  a.site = 2;
+  l.onAccess(a);
+  a.warp = 1;
+  for (auto &x : a.addr) x = ByteAddress{x.value + 32};
+  l.onAccess(a);
+  // Site 3: one coalesced 128-byte request: both sectors of two units at once: DRAM.
+  model::AccessEvent c = event(0, model::Op::Load, 4, 1 << 21, 4);
+  c.site = 3;
+  l.onAccess(c);
+  const auto &m = l.loadMissesBySite();
+  ASSERT_GE(m.size(), 4u);
+  EXPECT_EQ(m[1].requests, 16u);
+  EXPECT_EQ(m[1].missing, 2u);
+  EXPECT_EQ(m[1].dram, 1u);
+  EXPECT_EQ(m[2].requests, 2u);
+  EXPECT_EQ(m[2].missing, 2u);
+  EXPECT_EQ(m[2].dram, 2u);
+  EXPECT_EQ(m[3].missing, 1u);
+  EXPECT_EQ(m[3].dram, 1u);
+  // With 128-byte units (4 sectors) the same row walk: request 8 is again the warp's own unit;
+  // with 32-byte units (1 sector) it is a new unit: DRAM.
+  for (unsigned sectors : {4u, 1u}) {
+    L1ReuseListener u(sectors);
+    for (unsigned k = 0; k < 16; ++k) u.onAccess(event(0, model::Op::Load, 4, 4 * k, 4096));
+    EXPECT_EQ(u.loadMissesBySite()[0].missing, 2u);
+    EXPECT_EQ(u.loadMissesBySite()[0].dram, sectors == 4 ? 1u : 2u);
+  }
+}
+
 } // namespace warplens::analysis

@@ -213,6 +213,31 @@ TEST(TimeModel, LatencyRoundsSplitByHitLevel) {
               100 * (0.9375 * 0.5 * 600 + 0.9375 * 0.5 * 250 + 0.0625 * 40) + 100, 1e-6);
 }
 
+// Session 18: of the rounds missing L1, those whose fetch unit the warp's own earlier request
+// brought wait for the L2, whatever share of the DRAM bytes their sectors are.
+TEST(TimeModel, OwnFetchUnitRoundsWaitForTheL2) {
+  const DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(132, 32, 16, 0); // one warp per SM, one round
+  in.mem.globalLoadRequests = 132 * 100.0;
+  in.mem.globalLoadSectors = in.mem.globalLoadRequests;
+  in.mem.loadRounds = in.mem.globalLoadRequests;
+  in.mem.l2ReadSectors = 0.5 * in.mem.globalLoadSectors; // every second request misses L1
+  in.mem.dramReadBytes = 32 * in.mem.l2ReadSectors;      // each of them a DRAM byte (64-byte units)
+  in.mem.loadMissRounds = 0.5 * in.mem.loadRounds;
+  // Unknown: every miss round at DRAM latency (50 of the warp's 100 rounds).
+  Features f = features(in, d);
+  EXPECT_NEAR(f.latencyRequests, 50, 1e-9);
+  EXPECT_NEAR(f.latencyL2Rounds, 0, 1e-9);
+  EXPECT_NEAR(f.latencyL1Rounds, 50, 1e-9);
+  // Half of the miss rounds read the second sector of a unit the warp fetched before: 25 + 25.
+  in.mem.loadDramRounds = 0.25 * in.mem.loadRounds;
+  f = features(in, d);
+  EXPECT_NEAR(f.latencyRequests, 25, 1e-9);
+  EXPECT_NEAR(f.latencyL2Rounds, 25, 1e-9);
+  EXPECT_NEAR(f.latencyL1Rounds, 50, 1e-9);
+}
+
 // Session 6 columns by hand: shuffles per SM (l1/shared limiter) and the busiest atomic line
 // (atomics limiter); session 8: the issue simulation's cycles at the busiest SM's resident warps
 // per sub-partition, in the limiter the simulation names.
