@@ -204,20 +204,17 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
   SectorSet &set = block.set;
   const std::size_t before = set.size();
   std::uint64_t missLine = ~std::uint64_t(0);
-  // A missed sector goes to DRAM unless an earlier request of this warp read its fetch unit.
-  const std::uint64_t stamp = ++requestStamp_ & 0xffffffffu, mine = (std::uint64_t(e.warp) << 32) | stamp;
+  // A missed sector goes to DRAM unless an earlier request of this warp read its fetch unit (the
+  // unit's entry is this request's own, `mine`, when it is new or this request read it first).
+  const std::uint64_t mine = (std::uint64_t(e.warp) << 32) | (++requestStamp_ & 0xffffffffu);
   bool dram = false;
   for (std::size_t i = 0; i < nd; ++i) {
     const std::size_t had = set.size();
     set.insert(sectors[i]);
     if (set.size() == had) continue;
     if ((sectors[i] >> 2) != missLine) missLine = sectors[i] >> 2, ++missLines_;
-    if (!dram) {
-      const std::uint64_t first = block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
-      dram = first == mine || (first >> 32) != e.warp || (first & 0xffffffffu) == stamp;
-    } else {
-      block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
-    }
+    const std::uint64_t first = block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
+    dram = dram || first == mine || (first >> 32) != e.warp;
   }
   SiteMisses &sm = missesAt(e.site);
   ++sm.requests;
