@@ -9,6 +9,17 @@
 
 namespace warplens::analysis {
 
+namespace {
+/// Open addressing with linear probing (SectorSet, UnitMap): the slot of `keys` (a power of two of
+/// them, under half full) that holds `key`, or the empty slot (~0) where it goes.
+inline std::size_t slotOf(const std::vector<std::uint64_t> &keys, std::uint64_t key) {
+  const std::size_t mask = keys.size() - 1;
+  std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & mask;
+  while (keys[i] != key && keys[i] != ~std::uint64_t(0)) i = (i + 1) & mask;
+  return i;
+}
+} // namespace
+
 void L1ReuseListener::SectorSet::insert(std::uint64_t key) {
   if (slots_.empty()) slots_.assign(64, kEmpty);
   if (2 * (size_ + 1) > slots_.size()) { // keep the load under one half
@@ -18,15 +29,8 @@ void L1ReuseListener::SectorSet::insert(std::uint64_t key) {
     for (std::uint64_t k : old)
       if (k != kEmpty) insert(k);
   }
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & mask;; i = (i + 1) & mask) {
-    if (slots_[i] == key) return;
-    if (slots_[i] == kEmpty) {
-      slots_[i] = key;
-      ++size_;
-      return;
-    }
-  }
+  const std::size_t i = slotOf(slots_, key);
+  if (slots_[i] == kEmpty) slots_[i] = key, ++size_;
 }
 
 std::vector<std::uint64_t> L1ReuseListener::SectorSet::values() const {
@@ -46,15 +50,9 @@ std::uint64_t L1ReuseListener::UnitMap::findOrInsert(std::uint64_t key, std::uin
     for (std::size_t i = 0; i < oldKeys.size(); ++i)
       if (oldKeys[i] != kEmpty) findOrInsert(oldKeys[i], oldValues[i]);
   }
-  const std::size_t mask = keys_.size() - 1;
-  for (std::size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & mask;; i = (i + 1) & mask) {
-    if (keys_[i] == key) return values_[i];
-    if (keys_[i] == kEmpty) {
-      keys_[i] = key, values_[i] = value;
-      ++size_;
-      return value;
-    }
-  }
+  const std::size_t i = slotOf(keys_, key);
+  if (keys_[i] == kEmpty) keys_[i] = key, values_[i] = value, ++size_;
+  return values_[i];
 }
 
 L1ReuseListener::BlockState &L1ReuseListener::blockSet(std::uint32_t block) {
