@@ -147,6 +147,7 @@ launch::InstructionRecord record(const model::SiteInfo &site, const model::Instr
   if (st) {
     r.executed = st->executed;
     r.threads = st->threads;
+    r.idle = st->idle;
     r.requests = st->requests;
     r.sectors = st->sectors;
     r.sectorsIdeal = st->sectorsIdeal;
@@ -229,6 +230,7 @@ void extrapolate(const emu::LaunchRun &run, std::uint64_t gridBlocks, model::Sta
     double h = 0, hExec = 0, hReq = 0, hSec = 0, hWave = 0;
     e.executed = estimate(&model::InstructionStats::executed, hExec);
     e.threads = estimate(&model::InstructionStats::threads, h);
+    e.idle = estimate(&model::InstructionStats::idle, h);
     e.requests = estimate(&model::InstructionStats::requests, hReq);
     e.sectors = estimate(&model::InstructionStats::sectors, hSec);
     e.sectorsIdeal = estimate(&model::InstructionStats::sectorsIdeal, h);

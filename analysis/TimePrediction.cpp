@@ -34,6 +34,16 @@ double metric(const std::map<std::string, double> &m, const std::string &name) {
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+/// S2R of a special register that differs between lanes (SR_TID.X/Y/Z, SR_LANEID, SR_LTMASK and
+/// the other lane masks): the L1 data path delivers it, one wavefront per execution (session 19,
+/// validation/h100/time/lsu_wavefronts_ncu.sh). S2UR, CS2R and the block-wide registers do not.
+bool readsLaneRegister(const sass::SassInstruction &ins) {
+  if (ins.opcode != "S2R") return false;
+  for (const char *sr : {"SR_TID", "SR_LANEID", "SR_LTMASK", "SR_LEMASK", "SR_GTMASK", "SR_GEMASK", "SR_EQMASK"})
+    if (ins.text.find(sr) != std::string::npos) return true;
+  return false;
+}
+
 /// Registers named in `ops` ("R12" → 12, "R2.64" → 2 and 3; RZ, UR*, P* are not registers here);
 /// with prefix "UR", the uniform registers ("UR6" → base + 6; URZ skipped), each as `base` + n.
 void registersIn(std::string_view ops, std::vector<int> &out, std::string_view prefix = "R", int base = 0) {
@@ -520,6 +530,12 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   // The launch's occupancy (its shape and cubin resources are complete here).
   const perf::Occupancy occ = perf::occupancy(in.shape, device.value());
   double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1, dramRounds = -1, traceNs = -1;
+  // L1 data-path wavefronts outside the shared-memory counters (MemoryCounts::idleWavefronts):
+  // the per-lane special-register reads (-1: not counted per instruction; then one per warp) and
+  // the shared-memory executions of no lane.
+  double laneRegisterWavefronts = -1, sharedIdle = 0;
+  for (const auto &r : result.instructions)
+    if (r.space == "shared") sharedIdle += static_cast<double>(r.idle);
   PerPcMix perPc;
   std::string listingPath = compiled ? compiled->sassPath : "";
   if (options.sass != "auto" && options.sass != "none") listingPath = options.sass;
@@ -565,13 +581,22 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
           for (const auto &r : result.instructions) {
             if (!r.sassPc || r.executed == 0) continue;
             const double exec = static_cast<double>(r.executed);
-            if (r.space == "shared")
-              lsuWf[*r.sassPc] += static_cast<double>(r.wavefrontsHw ? r.wavefrontsHw : r.wavefronts) / exec;
+            if (r.space == "shared") // an execution of no lane takes one wavefront (session 19)
+              lsuWf[*r.sassPc] += static_cast<double>((r.wavefrontsHw ? r.wavefrontsHw : r.wavefronts) + r.idle) / exec;
             else if (r.space == "global" && r.op == "ld")
               lsuWf[*r.sassPc] += ldWf * static_cast<double>(r.requests) / exec;
             else if (r.space == "global" && r.op == "st")
               lsuWf[*r.sassPc] += stWf * static_cast<double>(r.requests) / exec;
           }
+          // S2R of a per-lane special register (SR_TID.*, SR_LANEID, the lane masks): one data-path
+          // wavefront per execution (lsu_wavefronts_ncu.sh: exactly the SR_TID reads in every held-out
+          // launch without shared memory, 1D blocks one per warp, 2D two; SR_CTAID and SR_CgaCtaId none).
+          laneRegisterWavefronts = 0;
+          for (const auto &i : fn->instructions)
+            if (readsLaneRegister(i) && i.pc / 16 < warpInstrPerPc.size() && warpInstrPerPc[i.pc / 16] > 0) {
+              laneRegisterWavefronts += static_cast<double>(warpInstrPerPc[i.pc / 16]);
+              lsuWf[i.pc] += 1.0;
+            }
           // The busiest SM's blocks and those resident on it at once; the sub-partitions sharing
           // its L1 data path: its resident warps, at most 4.
           const double gridBlocks = double(spec.grid[0]) * spec.grid[1] * spec.grid[2];
@@ -589,6 +614,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
+  in.mem.idleWavefronts = sharedIdle + (laneRegisterWavefronts >= 0 ? laneRegisterWavefronts
+                                                             : double(spec.grid[0]) * spec.grid[1] * spec.grid[2] *
+                                                                   occ.warpsPerBlock);
   in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
   in.mem.l2ReadLines = static_cast<double>(reuse.missLines());
   // Re-fetches, and partly written sectors evicted between writes: their fill read (in
@@ -724,6 +752,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"global_store_requests", in.mem.globalStoreRequests},
                  {"global_store_sectors", in.mem.globalStoreSectors},
                  {"shared_wavefronts", in.mem.sharedWavefronts},
+                 {"idle_wavefronts", in.mem.idleWavefronts},
                  {"l1_miss_sectors", in.mem.l2ReadSectors},
                  {"load_lines", in.mem.globalLoadLines},
                  {"store_lines", in.mem.globalStoreLines},

@@ -28,6 +28,9 @@ struct InstructionRecord {
   unsigned widthBytes = 0;
   std::uint64_t executed = 0;
   std::uint64_t threads = 0;
+  /// Executions with every lane predicated off (InstructionStats::idle); not in the JSON: the
+  /// time model's L1 data-path count only.
+  std::uint64_t idle = 0;
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t sectorsIdeal = 0;

@@ -14,6 +14,7 @@ void InstructionStats::merge(const InstructionStats &o) {
   }
   executed += o.executed;
   threads += o.threads;
+  idle += o.idle;
   requests += o.requests;
   sectors += o.sectors;
   sectorsIdeal += o.sectorsIdeal;
@@ -28,7 +29,7 @@ void InstructionStats::merge(const InstructionStats &o) {
 
 InstructionStats InstructionStats::times(std::uint64_t n) const {
   InstructionStats s = *this;
-  for (std::uint64_t *v : {&s.executed, &s.threads, &s.requests, &s.sectors, &s.sectorsIdeal, &s.lines, &s.bytes,
+  for (std::uint64_t *v : {&s.executed, &s.threads, &s.idle, &s.requests, &s.sectors, &s.sectorsIdeal, &s.lines, &s.bytes,
                            &s.wavefronts, &s.wavefrontsIdeal, &s.wavefrontsConflictFree, &s.wavefrontsHw})
     *v *= n;
   return s;
@@ -73,6 +74,7 @@ void StatsCollector::onAccess(const AccessEvent &e) {
   if (!e.companion) { // a companion adds costs to an execution counted already (AccessEvent.h)
     ++s.executed;
     s.threads += unsigned(e.active.count());
+    if (e.active.empty()) ++s.idle;
   }
   switch (e.space) {
   case Space::Global:

@@ -18,6 +18,10 @@ struct InstructionStats {
   unsigned widthBytes = 0;
   std::uint64_t executed = 0;   ///< warp-level executions (events), including all-inactive ones
   std::uint64_t threads = 0;    ///< active lanes summed over executions
+  /// Executions with no active lane (every lane predicated off). Session 19: the L1 data path
+  /// still takes one wavefront for each (l1tex__data_pipe_lsu_wavefronts_mem_shared counts them,
+  /// its _op_ld / _op_st parts and the SASS metric do not; H100, blelloch_scan and reduce_shared).
+  std::uint64_t idle = 0;
   std::uint64_t requests = 0;
   std::uint64_t sectors = 0;
   std::uint64_t sectorsIdeal = 0;

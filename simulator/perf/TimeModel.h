@@ -78,6 +78,12 @@ struct MemoryCounts {
   double globalLoadRequests = 0, globalStoreRequests = 0;
   double globalLoadSectors = 0, globalStoreSectors = 0;
   double sharedWavefronts = 0;  ///< loads + stores
+  /// Session 19: L1 data-path wavefronts that the shared-memory counters leave out: one per S2R of
+  /// a per-lane special register (SR_TID.*, SR_LANEID, lane masks) and one per shared-memory
+  /// instruction executed with every lane predicated off (l1tex__data_pipe_lsu_wavefronts_mem_shared
+  /// less its _op_ld, _op_st and _op_atom parts and the shuffles; validation/h100/time/
+  /// lsu_wavefronts_ncu.sh). 0: unknown.
+  double idleWavefronts = 0;
   double l2ReadSectors = 0;     ///< L1 → L2 read sectors (lts__t_sectors_srcunit_tex_op_read): L1 misses
   double dramReadBytes = 0, dramWriteBytes = 0;
   /// Session 8: of dramReadBytes, re-reads fetched again after the L2 dropped them (model/

@@ -50,6 +50,27 @@ TEST(StatsCollector, AccumulatesPerSite) {
   EXPECT_EQ(s.sites().at(9).sectors, 0u);
 }
 
+TEST(StatsCollector, CountsExecutionsOfNoLane) {
+  // Session 19: the L1 data path takes a wavefront for a shared-memory instruction a warp executes
+  // with every lane predicated off; the collector counts those executions (idle) apart from the
+  // wavefronts of the active ones.
+  StatsCollector s(sm90());
+  s.onAccess(event(4, Space::Shared, 4, 4));        // 32 lanes, 1 wavefront
+  s.onAccess(event(4, Space::Shared, 4, 4, 0));     // no lane: executed, idle, no wavefront
+  s.onAccess(event(4, Space::Shared, 4, 4, 0));
+  s.onAccess(event(4, Space::Shared, 4, 4, 0x1u));  // one lane: 1 wavefront, not idle
+  const InstructionStats &sh = s.sites().at(4);
+  EXPECT_EQ(sh.executed, 4u);
+  EXPECT_EQ(sh.idle, 2u);
+  EXPECT_EQ(sh.wavefronts, 2u);
+  const InstructionStats three = sh.times(3);
+  EXPECT_EQ(three.idle, 6u);
+  StatsCollector t(sm90());
+  t.onAccess(event(4, Space::Shared, 4, 4, 0));
+  s.merge(t);
+  EXPECT_EQ(s.sites().at(4).idle, 3u);
+}
+
 TEST(StatsCollector, LargeSiteIdsAndMerge) {
   StatsCollector a(sm90()), b(sm90());
   const std::uint32_t big = 0x80000000u; // beyond the dense range

@@ -57,7 +57,9 @@ wl_time_heldout(heldout3 0.9 0.9)
 # Session 8 (issue simulation, uneven blocks, L2 capacity): 10/14 (H100), 9/14 (H200).
 # Session 18 (a miss of the warp's own earlier fetch unit waits for the L2, L1Reuse.h): gemv_thread
 # +34% / +36% -> -1.9% / -1.8%; 13/14 on both GPUs, guard 0.9.
-wl_time_heldout(heldout4 0.9 0.9)
+# Session 19 (the L1 data path's wavefronts of no lane: idle_wavefronts): blelloch_scan -30.5% / -31.0%
+# -> -0.6% / -1.1%; 14/14 on both GPUs, guard 0.95.
+wl_time_heldout(heldout4 0.95 0.95)
 # Fifth held-out set (kernels/timing/heldout5.json, written blind by a second helper in session 7;
 # predicted with the model of b4944e0 before measurement: validation/time/heldout5_blind_predictions.json):
 # 7/14 on both GPUs blind, 8/14 after the multi-function-unit opcodes (POPC, conversions) it prompted.
@@ -130,6 +132,23 @@ wl_time_heldout(heldout12 0.75 0.6)
 # H100 21:07, H200 21:08 UTC 2026-11-24): 12/14 on both GPUs (box5x5_shared +26/+27%, mandelbulb
 # +22/+23%).
 wl_time_heldout(heldout13 0.85 0.85)
+# Session 19: the L1 data path's shared-memory wavefronts (idle_wavefronts: per-lane special-register
+# reads and shared-memory executions of no lane, besides the loads, stores and shuffles) against
+# ncu on an H100 (validation/h100/time/lsu_wavefronts_ncu.{sh,csv}, 2026-11-28): 170/173 held-out
+# launches within 5% (151 within 2%); guard 0.95.
+if(WARPLENS_NVCC)
+  set(_lsuPred "")
+  set(_lsuFix "")
+  foreach(_s heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10 heldout11
+             heldout12 heldout13)
+    list(APPEND _lsuPred ${PROJECT_BINARY_DIR}/tests/time_${_s}_predicted.json)
+    list(APPEND _lsuFix time_${_s})
+  endforeach()
+  add_test(NAME time_lsu_wavefronts
+           COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/check_lsu_wavefronts.py
+                   ${PROJECT_SOURCE_DIR}/validation/h100/time/lsu_wavefronts_ncu.csv 0.95 ${_lsuPred})
+  set_tests_properties(time_lsu_wavefronts PROPERTIES LABELS "cpu;perf" TIMEOUT 60 FIXTURES_REQUIRED "${_lsuFix}")
+endif()
 # Session 9 guards: held-out sets 4-7 raised to what the model of the session's end keeps (12, 10,
 # 13, 13 of 14 on both GPUs); the seeds lowered from 0.95 to 0.9: 26/28 on both GPUs since the
 # latency/work q-norm (transpose_shared32 f32/f64 -14..-17%), the issue's bar of 90%.
