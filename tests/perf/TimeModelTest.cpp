@@ -287,6 +287,35 @@ TEST(TimeModel, ComputeShuffleAndAtomicColumns) {
   EXPECT_NEAR(features(in, d).computeNs, 1.25 * f.computeNs, 1e-6);
 }
 
+// Session 20: the SM trace simulation caps the warps' own work where the blocks are even, and
+// only there (kEvenBlocks); it never raises it (that is the floor's job, applyTraceFloor).
+TEST(TimeModel, TraceCapsComputeWhereBlocksAreEven) {
+  const DeviceSpec d = h100();
+  const double ghz = d.smClockHz / 1e9;
+  TimeInputs in;
+  in.shape = shape(264, 32, 16, 0); // two one-warp blocks per SM, one per sub-partition
+  in.mix.warpInstructions = 264 * 9000.0;
+  for (unsigned w = 1; w <= 16; ++w) {
+    in.mix.simCycles.push_back(264 * 9000.0 * 2.0);
+    in.mix.simBound.push_back("issue");
+  }
+  const double issueSim = 2 * 9000 / ghz; // 2 x 9000 warp instructions, 2 cycles each, per sub-partition
+  EXPECT_NEAR(features(in, d).computeNs, issueSim, 1e-6);
+  in.mix.traceNs = 0.75 * issueSim; // shorter: it caps
+  EXPECT_NEAR(features(in, d).computeNs, 0.75 * issueSim, 1e-6);
+  EXPECT_STREQ(kLimiters[features(in, d).computeLimiter], "issue");
+  in.mix.blockImbalance = 1.005; // within 1%: still even, the stretched issue time is capped too
+  EXPECT_NEAR(features(in, d).computeNs, 0.75 * issueSim, 1e-6);
+  in.mix.blockImbalance = 1.2; // uneven: block 0's trace does not stand for the blocks
+  EXPECT_NEAR(features(in, d).computeNs, 1.2 * issueSim, 1e-6);
+  in.mix.blockImbalance = 1;
+  in.mix.smBlockImbalance = 1.02;
+  EXPECT_NEAR(features(in, d).computeNs, issueSim, 1e-6);
+  in.mix.smBlockImbalance = 1;
+  in.mix.traceNs = 1.5 * issueSim; // longer: no cap
+  EXPECT_NEAR(features(in, d).computeNs, issueSim, 1e-6);
+}
+
 // Session 9: uneven latency-bound blocks stretch every latency round count alike.
 TEST(TimeModel, LatencyImbalanceStretchesTheRounds) {
   const DeviceSpec d = h100();
