@@ -530,7 +530,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   // The launch's occupancy (its shape and cubin resources are complete here).
   const perf::Occupancy occ = perf::occupancy(in.shape, device.value());
   double loadRounds = 0, barrierRounds = 0, dynamicFma = -1, missRounds = -1, dramRounds = -1, traceNs = -1;
-  // L1 data-path wavefronts outside the shared-memory counters (MemoryCounts::idleWavefronts):
+  // L1 data-path wavefronts outside the shared-memory counters (MemoryCounts::dataPathExtraWavefronts):
   // the per-lane special-register reads (-1: not counted per instruction; then one per warp) and
   // the shared-memory executions of no lane.
   double laneRegisterWavefronts = -1, sharedIdle = 0;
@@ -614,7 +614,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
       }
   }
   in.mem = memoryCountsFromMetrics(result.metrics);
-  in.mem.idleWavefronts = sharedIdle + (laneRegisterWavefronts >= 0 ? laneRegisterWavefronts
+  in.mem.dataPathExtraWavefronts = sharedIdle + (laneRegisterWavefronts >= 0 ? laneRegisterWavefronts
                                                              : double(spec.grid[0]) * spec.grid[1] * spec.grid[2] *
                                                                    occ.warpsPerBlock);
   in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
@@ -752,7 +752,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"global_store_requests", in.mem.globalStoreRequests},
                  {"global_store_sectors", in.mem.globalStoreSectors},
                  {"shared_wavefronts", in.mem.sharedWavefronts},
-                 {"idle_wavefronts", in.mem.idleWavefronts},
+                 {"data_path_extra_wavefronts", in.mem.dataPathExtraWavefronts},
                  {"l1_miss_sectors", in.mem.l2ReadSectors},
                  {"load_lines", in.mem.globalLoadLines},
                  {"store_lines", in.mem.globalStoreLines},

@@ -121,7 +121,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.globalStoreRequests = i.value("global_store_requests", 0.0);
   in.mem.globalStoreSectors = i.value("global_store_sectors", 0.0);
   in.mem.sharedWavefronts = i.value("shared_wavefronts", 0.0);
-  in.mem.idleWavefronts = i.value("idle_wavefronts", 0.0);
+  // Named idle_wavefronts in predictions of session 19.
+  in.mem.dataPathExtraWavefronts = i.value("data_path_extra_wavefronts", i.value("idle_wavefronts", 0.0));
   in.mem.l2ReadSectors = i.value("l1_miss_sectors", 0.0);
   in.mem.globalLoadLines = i.value("load_lines", 0.0);
   in.mem.globalStoreLines = i.value("store_lines", 0.0);

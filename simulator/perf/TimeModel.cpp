@@ -67,7 +67,7 @@ Features features(const TimeInputs &in, const DeviceSpec &d) {
   // l1_banks: 32 lines in 32 banks take about 8 cycles, in one bank 32), else one per line.
   const double loadWavefronts = m.globalLoadWavefronts > 0 ? m.globalLoadWavefronts : loadLines;
   // In the issue simulation where it ran them (computeNs), else here.
-  const double lsuAll = (m.sharedWavefronts + m.idleWavefronts + loadWavefronts + storeLines) * share / ghz;
+  const double lsuAll = (m.sharedWavefronts + m.dataPathExtraWavefronts + loadWavefronts + storeLines) * share / ghz;
   f.lsuWavefrontNs = in.mix.simCoversLsu && !in.mix.simCycles.empty() ? 0.0 : lsuAll;
   const double sub = std::max(1u, d.subPartitions);
   f.issueInstNs = in.mix.warpInstructions * share / (sub * ghz);

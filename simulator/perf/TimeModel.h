@@ -83,7 +83,7 @@ struct MemoryCounts {
   /// instruction executed with every lane predicated off (l1tex__data_pipe_lsu_wavefronts_mem_shared
   /// less its _op_ld, _op_st and _op_atom parts and the shuffles; validation/h100/time/
   /// lsu_wavefronts_ncu.sh). 0: unknown.
-  double idleWavefronts = 0;
+  double dataPathExtraWavefronts = 0;
   double l2ReadSectors = 0;     ///< L1 → L2 read sectors (lts__t_sectors_srcunit_tex_op_read): L1 misses
   double dramReadBytes = 0, dramWriteBytes = 0;
   /// Session 8: of dramReadBytes, re-reads fetched again after the L2 dropped them (model/

@@ -5,7 +5,7 @@ usage: check_lsu_wavefronts.py MEASURED.csv MIN_SHARE PREDICTED.json...
 
 Per launch of the PREDICTED suites (warplens suite --json) that MEASURED.csv
 (validation/h100/time/lsu_wavefronts_ncu.sh's summary) holds: warplens' count of the wavefronts the
-L1 data path takes for shared memory and its kin (time.inputs: shared_wavefronts + idle_wavefronts +
+L1 data path takes for shared memory and its kin (time.inputs: shared_wavefronts + data_path_extra_wavefronts +
 shuffle_instructions) against l1tex__data_pipe_lsu_wavefronts_mem_shared less its _op_atom part
 (shared atomics are the time model's atomics columns). Session 19: the counter holds, besides the
 loads and stores, one wavefront per S2R of a per-lane register (SR_TID.*, SR_LANEID, lane masks),
@@ -42,7 +42,8 @@ def main(argv):
             continue
         wanted = float(m["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"]) - float(
             m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] or 0)
-        got = inputs["shared_wavefronts"] + inputs.get("idle_wavefronts", 0) + inputs["shuffle_instructions"]
+        extra = inputs.get("data_path_extra_wavefronts", inputs.get("idle_wavefronts", 0))  # session 19's name
+        got = inputs["shared_wavefronts"] + extra + inputs["shuffle_instructions"]
         err = (got - wanted) / max(wanted, 1.0)
         total += 1
         if abs(err) <= 0.05:

@@ -57,7 +57,8 @@ wl_time_heldout(heldout3 0.9 0.9)
 # Session 8 (issue simulation, uneven blocks, L2 capacity): 10/14 (H100), 9/14 (H200).
 # Session 18 (a miss of the warp's own earlier fetch unit waits for the L2, L1Reuse.h): gemv_thread
 # +34% / +36% -> -1.9% / -1.8%; 13/14 on both GPUs, guard 0.9.
-# Session 19 (the L1 data path's wavefronts of no lane: idle_wavefronts): blelloch_scan -30.5% / -31.0%
+# Session 19 (the L1 data path's wavefronts of no lane, input idle_wavefronts, since session 20
+# data_path_extra_wavefronts): blelloch_scan -30.5% / -31.0%
 # -> -0.6% / -1.1%; 14/14 on both GPUs, guard 0.95.
 wl_time_heldout(heldout4 0.95 0.95)
 # Fifth held-out set (kernels/timing/heldout5.json, written blind by a second helper in session 7;
@@ -132,7 +133,8 @@ wl_time_heldout(heldout12 0.75 0.6)
 # H100 21:07, H200 21:08 UTC 2026-11-24): 12/14 on both GPUs (box5x5_shared +26/+27%, mandelbulb
 # +22/+23%).
 wl_time_heldout(heldout13 0.85 0.85)
-# Session 19: the L1 data path's shared-memory wavefronts (idle_wavefronts: per-lane special-register
+# Session 19: the L1 data path's shared-memory wavefronts (data_path_extra_wavefronts, session 19's
+# idle_wavefronts: per-lane special-register
 # reads and shared-memory executions of no lane, besides the loads, stores and shuffles) against
 # ncu on an H100 and an H200 (validation/<dev>/time/lsu_wavefronts_ncu.csv, 2026-11-28; the two
 # GPUs' counters agree within 1% on 407 of 408 launches): 170/173 held-out launches within 5% (151
