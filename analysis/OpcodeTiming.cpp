@@ -70,6 +70,7 @@ constexpr Row kTable[] = {
     {"PLOP3", {Pipe::Alu, 2, 4}},
     {"P2R", {Pipe::Alu, 2, 4}},
     {"R2P", {Pipe::Alu, 2, 4}},
+    {"VIMNMX3", {Pipe::Alu, 2, 4}}, // session 20: not measured; taken as VIMNMX
     {"VIMNMX", {Pipe::Alu, 2, 4}},
     {"ISCADD", {Pipe::Alu, 2, 4}},
     // Session 20: FCHK (the IEEE division's range check) reaches the @!P BRA that waits on its

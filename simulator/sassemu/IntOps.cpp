@@ -1,6 +1,6 @@
 /// \file
 /// Integer opcode family of the SASS engine: IMAD (and .WIDE/.HI/.X/.MOV/.IADD/.SHL), IADD3,
-/// VIADD, LEA(.HI/.X/.SX32), LOP3, SHF, ISETP(.EX), SEL, IMNMX/VIMNMX, IABS, POPC, FLO, BREV,
+/// VIADD, LEA(.HI/.X/.SX32), LOP3, SHF, ISETP(.EX), SEL, IMNMX/VIMNMX/VIMNMX3, IABS, POPC, FLO, BREV,
 /// PRMT (and its modes), BMSK, SGXT, PLOP3, VABSDIFF, VIADDMNMX — and their uniform-datapath
 /// forms (UIMAD, UIADD3, ULEA, ...).
 /// Carries follow the hardware's two's-complement view: `-x` is ~x + 1 inside a carry chain.
@@ -308,6 +308,25 @@ void hMnmx(Exec &x, const Instr &in, U32 m) {
   x.write(in.ops[0], m, d);
 }
 
+/// VIMNMX3 d, a, b, c, P (sm_90, three inputs): P → min, !P → max of the three, as IMNMX
+/// (nvcc 13: max(max(x, y), z) is "VIMNMX3 R9, R0, R7, R6, !PT", min "..., PT").
+void hMnmx3(Exec &x, const Instr &in, U32 m) {
+  U32 a[32], b[32], c[32], d[32];
+  x.fetchI(in.ops[1], m, a, in);
+  x.fetchI(in.ops[2], m, b, in);
+  x.fetchI(in.ops[3], m, c, in);
+  U32 p = x.predMask(in.ops[4]);
+  for (int l = 0; l < 32; ++l) {
+    bool mn = p >> l & 1;
+    if (in.flags & kU32) d[l] = mn ? std::min({a[l], b[l], c[l]}) : std::max({a[l], b[l], c[l]});
+    else {
+      const std::int32_t sa = std::int32_t(a[l]), sb = std::int32_t(b[l]), sc = std::int32_t(c[l]);
+      d[l] = U32(mn ? std::min({sa, sb, sc}) : std::max({sa, sb, sc}));
+    }
+  }
+  x.write(in.ops[0], m, d);
+}
+
 enum Unary : U32 { kAbs, kPopc, kFlo, kBrev, kSgxt, kBmsk };
 void hUnary(Exec &x, const Instr &in, U32 m) {
   U32 a[32], b[32], d[32];
@@ -450,6 +469,11 @@ std::string selectInt(Instr &in) {
     return {};
   }
   if (b == "SEL") { in.fn = hSel; return {}; }
+  if (b == "VIMNMX3") {
+    if (in.ops.size() != 5) return "VIMNMX3 with " + std::to_string(in.ops.size()) + " operands";
+    in.fn = hMnmx3;
+    return {};
+  }
   if (b == "IMNMX" || b == "VIMNMX") {
     if (b == "VIMNMX" && in.ops.size() != 4) return "VIMNMX with " + std::to_string(in.ops.size()) + " operands";
     in.fn = hMnmx;

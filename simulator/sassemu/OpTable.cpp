@@ -15,7 +15,7 @@ Selector selectorFor(const std::string &base) {
       {"VIADD", selectInt}, {"IADD", selectInt}, {"LEA", selectInt}, {"ULEA", selectInt},
       {"LOP3", selectInt}, {"ULOP3", selectInt}, {"PLOP3", selectInt}, {"UPLOP3", selectInt},
       {"SHF", selectInt}, {"USHF", selectInt}, {"ISETP", selectInt}, {"UISETP", selectInt},
-      {"SEL", selectInt}, {"USEL", selectInt}, {"IMNMX", selectInt}, {"VIMNMX", selectInt},
+      {"SEL", selectInt}, {"USEL", selectInt}, {"IMNMX", selectInt}, {"VIMNMX", selectInt}, {"VIMNMX3", selectInt},
       {"UIMNMX", selectInt}, {"IABS", selectInt}, {"POPC", selectInt}, {"UPOPC", selectInt},
       {"FLO", selectInt}, {"UFLO", selectInt}, {"BREV", selectInt}, {"UBREV", selectInt},
       {"PRMT", selectInt}, {"UPRMT", selectInt}, {"BMSK", selectInt}, {"UBMSK", selectInt},

@@ -31,7 +31,7 @@ constexpr std::string_view kSkippable[] = {
     "FFMA", "FADD", "FMUL", "FMNMX", "FSEL", "FSETP", "MUFU", "HADD2", "HMUL2", "HFMA2", "HSETP2",
     "DADD", "DMUL", "DFMA", "DSETP", "DMNMX", "I2F", "I2FP", "F2I", "F2IP", "F2F", "FRND", "F2FP",
     "IMAD", "IADD3", "VIADD", "IADD", "LEA", "LOP3", "PLOP3", "SHF", "ISETP", "SEL", "IMNMX",
-    "VIMNMX", "IABS", "POPC", "FLO", "BREV", "PRMT", "BMSK", "SGXT", "VABSDIFF", "VIADDMNMX",
+    "VIMNMX", "VIMNMX3", "IABS", "POPC", "FLO", "BREV", "PRMT", "BMSK", "SGXT", "VABSDIFF", "VIADDMNMX",
     "MOV", "MOV32I", "UIMAD", "UIADD3", "ULEA", "ULOP3", "UPLOP3", "USHF", "UISETP", "USEL",
     "UIMNMX", "UPOPC", "UFLO", "UBREV", "UPRMT", "UBMSK", "USGXT", "UMOV", "S2R", "S2UR", "CS2R",
     "LDC", "ULDC"};
@@ -139,7 +139,11 @@ Effects effectsOf(const Instr &ins, Role role) {
   // and R12:R13, not R11.
   const bool wide = (ins.base == "IMAD" || ins.base == "UIMAD") &&
                     hasMod(ins, "WIDE");
-  auto width = [&](std::size_t k) -> unsigned { return wide ? (k == 1 || k == 2 ? 1 : 2) : n; };
+  // IMAD.HI's addend is a pair too (IntOps.cpp): "IMAD.HI R2, R0, -0x15f15f15, R2" after
+  // "IMAD.MOV.U32 R3, RZ, RZ, R0" reads R3 (ptxas' division by 70; session 20: the address-only
+  // slice dropped the MOV and counted 2576 sectors where the full run counts 3104).
+  const bool hi = (ins.base == "IMAD" || ins.base == "UIMAD") && hasMod(ins, "HI");
+  auto width = [&](std::size_t k) -> unsigned { return wide ? (k == 1 || k == 2 ? 1 : 2) : hi && k == 3 ? 2 : n; };
   for (std::size_t k = 0; k < ins.ops.size(); ++k) regsOf(ins.ops[k], width(k), add(e.uses));
   if (role != Role::Skippable) return e;
   // May be written: the first operand (a pair for 64-bit forms and CS2R), the predicates right

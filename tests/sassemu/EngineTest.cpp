@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -248,6 +250,45 @@ TEST(SassEngine, DivergentLoopExitsRunInTheHardwaresOrder) {
     auto m = r.perPc();
     EXPECT_EQ(m[0xd0], std::make_pair(1u, 32u)); // reconverged at the BSYNC
   }
+}
+
+// VIMNMX3 (sm_90's three-input min/max, nvcc 13's max(max(x, y), z)): !PT max, PT min, .U32
+// unsigned. Lane l stores at 4 x max(l, 31 - l, 20), at 4 x min(l, 31 - l, 20), and at
+// 4 x min.u32(l - 16, 3, 31 - l) (below lane 16, l - 16 wraps to a large unsigned value).
+TEST(SassEngine, ThreeInputMinMax) {
+  std::string l = wrap(
+      "        /*0000*/                   S2R R0, SR_LANEID ;\n"
+      "        /*0010*/                   IADD3 R4, -R0, 0x1f, RZ ;\n"
+      "        /*0020*/                   MOV R5, 0x14 ;\n"
+      "        /*0030*/                   VIMNMX3 R3, R0, R4, R5, !PT ;\n"
+      "        /*0040*/                   IMAD.SHL.U32 R1, R3, 0x4, RZ ;\n"
+      "        /*0050*/                   STS [R1+0x400], R0 ;\n"
+      "        /*0060*/                   VIMNMX3 R3, R0, R4, R5, PT ;\n"
+      "        /*0070*/                   IMAD.SHL.U32 R1, R3, 0x4, RZ ;\n"
+      "        /*0080*/                   STS [R1+0x400], R0 ;\n"
+      "        /*0090*/                   IADD3 R6, R0, -0x10, RZ ;\n"
+      "        /*00a0*/                   MOV R7, 0x3 ;\n"
+      "        /*00b0*/                   VIMNMX3.U32 R3, R6, R7, R4, PT ;\n"
+      "        /*00c0*/                   IMAD.SHL.U32 R1, R3, 0x4, RZ ;\n"
+      "        /*00d0*/                   STS [R1+0x400], R0 ;\n"
+      "        /*00e0*/                   EXIT ;\n");
+  RunOut r = runListing(l, "k", tinyCubin("k", 0x400 + 256), specOf({1, 1, 1}, {32, 1, 1}));
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  bool seen[3] = {false, false, false};
+  for (const auto &e : r.events) {
+    const unsigned pc = unsigned(e.site * 16);
+    for (unsigned ln = 0; ln < 32; ++ln) {
+      const unsigned other = 31 - ln;
+      unsigned want = 0;
+      if (pc == 0x50) want = 4u * std::max({ln, other, 20u});
+      else if (pc == 0x80) want = 4u * std::min({ln, other, 20u});
+      else if (pc == 0xd0) want = 4u * std::min({ln - 16u, 3u, other});
+      else continue;
+      EXPECT_EQ(e.addr[ln].value, want) << "pc " << pc << " lane " << ln;
+    }
+    seen[0] |= pc == 0x50, seen[1] |= pc == 0x80, seen[2] |= pc == 0xd0;
+  }
+  EXPECT_TRUE(seen[0] && seen[1] && seen[2]);
 }
 
 // CALL with the return address in a register and RET.REL.NODEC back to it; a partial warp

@@ -8,7 +8,7 @@ if(TARGET warplens AND WARPLENS_NVCC)
 bash tests/sassemu/address_only.sh $<TARGET_FILE:warplens> ${_ao} kernels/micro/micro.json \
 kernels/micro/micro_pairs.json kernels/seeds_small.json kernels/corpus/corpus.json kernels/corpus/heldout.json \
 kernels/modern/modern.json kernels/modern/hopper.json kernels/modern/modern2.json kernels/modern/cluster2.json \
-kernels/modern/mma16.json kernels/diff/diff.json ${_ao}/bench_small.json"
+kernels/modern/mma16.json kernels/diff/diff.json tests/sassemu/address_only_cases.json ${_ao}/bench_small.json"
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(sassemu_address_only PROPERTIES LABELS "cpu;sassemu" TIMEOUT 900)
   # Sampling mode (issue 11): 16 sampled blocks per launch of the corpus and the held-out corpus
