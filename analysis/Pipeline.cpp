@@ -9,6 +9,7 @@
 #include "emu/Emulator.h"
 #include "emu/Loader.h"
 #include "model/DramSectorModel.h"
+#include "perf/DeviceSpec.h"
 #include "analysis/L1Reuse.h"
 #include "model/InstructionStats.h"
 #include "ptx/Module.h"
@@ -477,6 +478,10 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
       result.instructions.back().copyGroup = g->second;
   }
   result.metrics = totalsFromInstructions(result.instructions);
+  // The L2 capacity rule's reuse capacity: the device's measured one (perf/DeviceSpec.h).
+  if (auto dev = perf::loadDevice(options_.device.empty() ? perf::defaultDeviceFor(options_.arch) : options_.device);
+      dev && dev->l2ReuseBytes > 0)
+    dram.setReuseCapacity(dev->l2ReuseBytes);
   result.metrics["dram__bytes_read.sum"] = static_cast<double>(dram.bytesRead());
   std::uint64_t warpInstr = run.stats.warpInstructions;
   if (sampling && !run.stats.sampledBlocks.empty())

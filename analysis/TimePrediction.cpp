@@ -622,6 +622,12 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   // Re-fetches, and partly written sectors evicted between writes: their fill read (in
   // refetchBytes) and their write-back, each a scattered 32-byte transfer (model/DramSectorModel.h).
   in.mem.dramRefetchBytes = static_cast<double>(dram.refetchBytes() + dram.refillBytes());
+  // The read re-fetches at L2 reuse capacities from 16 to 64 MiB (another device's, TimeModel.h
+  // atL2Reuse), kept only where there are some.
+  in.mem.l2ReuseBytes = dram.reuseCapacity();
+  for (double mib = 16; mib <= 64; mib += 2)
+    in.mem.refetchCurve.emplace_back(mib * 1048576.0, static_cast<double>(dram.refetchBytesAt(mib * 1048576.0)));
+  if (in.mem.refetchCurve.front().second == 0) in.mem.refetchCurve.clear(); // most at the least capacity
   in.mem.globalLoadLines = static_cast<double>(reuse.loadLines());
   in.mem.globalStoreLines = static_cast<double>(reuse.storeLines());
   in.mem.globalLoadWavefronts = static_cast<double>(reuse.loadWavefronts());
@@ -746,6 +752,8 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
                  {"instruction_mix", in.mix.source},
                  {"dram_read_bytes", in.mem.dramReadBytes},
                  {"dram_refetch_bytes", in.mem.dramRefetchBytes},
+                 {"dram_l2_reuse_bytes", in.mem.l2ReuseBytes},
+                 {"dram_refetch_curve", in.mem.refetchCurve},
                  {"l1_miss_lines", in.mem.l2ReadLines},
                  {"global_load_requests", in.mem.globalLoadRequests},
                  {"global_load_sectors", in.mem.globalLoadSectors},

@@ -70,6 +70,9 @@ struct Structure {
   bool simCoversLsu = false;
   /// Session 8: L1-miss lines per global load request; DRAM re-fetch share of the DRAM bytes read.
   double missLinesPerLoadRequest = 0, refetchShare = 0;
+  /// Session 21: the prediction's DRAM counts, to put the re-fetch share at the device's L2 reuse
+  /// capacity (perf::atL2Reuse).
+  perf::MemoryCounts dram;
   /// Session 18: rounds waiting for DRAM per global load request (< 0: not in the prediction).
   double dramRoundsPerLoadRequest = -1;
 };
@@ -134,6 +137,8 @@ Expected<perf::TimeInputs> ownInputs(const launch::LaunchResult &r) {
   in.mem.loadDramRounds = i.value("load_dram_rounds", -1.0);
   in.mem.dramReadBytes = i.value("dram_read_bytes", 0.0);
   in.mem.dramRefetchBytes = i.value("dram_refetch_bytes", 0.0);
+  in.mem.l2ReuseBytes = i.value("dram_l2_reuse_bytes", 0.0);
+  in.mem.refetchCurve = i.value("dram_refetch_curve", std::vector<std::pair<double, double>>{});
   in.mem.l2ReadLines = i.value("l1_miss_lines", 0.0);
   in.mem.dramWriteBytes = i.value("dram_write_bytes", 0.0);
   return in;
@@ -192,7 +197,12 @@ Expected<perf::FitSample> sampleOf(const launch::LaunchResult &r, const perf::De
     in.mix.latencyImbalance = it->second.latencyImbalance;
     in.mix.simCoversLsu = it->second.simCoversLsu;
     in.mem.l2ReadLines = it->second.missLinesPerLoadRequest * in.mem.globalLoadRequests;
-    in.mem.dramRefetchBytes = it->second.refetchShare * in.mem.dramReadBytes;
+    double share = it->second.refetchShare;
+    if (d.l2ReuseBytes > 0 && !it->second.dram.refetchCurve.empty()) {
+      const perf::MemoryCounts at = perf::atL2Reuse(it->second.dram, d.l2ReuseBytes);
+      share = at.dramReadBytes > 0 ? at.dramRefetchBytes / at.dramReadBytes : 0.0;
+    }
+    in.mem.dramRefetchBytes = share * in.mem.dramReadBytes;
     in.mem.atomicFloatShare = it->second.atomicFloatShare;
   }
   perf::Features f = perf::features(in, d);
@@ -345,6 +355,10 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       st.simCoversLsu = i.value("issue_sim_lsu", false);
       st.missLinesPerLoadRequest = ratio(i, "l1_miss_lines", "global_load_requests");
       st.refetchShare = ratio(i, "dram_refetch_bytes", "dram_read_bytes");
+      st.dram.dramReadBytes = i.value("dram_read_bytes", 0.0);
+      st.dram.dramRefetchBytes = i.value("dram_refetch_bytes", 0.0);
+      st.dram.l2ReuseBytes = i.value("dram_l2_reuse_bytes", 0.0);
+      st.dram.refetchCurve = i.value("dram_refetch_curve", std::vector<std::pair<double, double>>{});
     }
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {

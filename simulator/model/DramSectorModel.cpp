@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <utility>
 
 namespace warplens::model {
@@ -13,7 +14,7 @@ DramSectorModel::DramSectorModel(const arch::ArchSpec &arch)
     : sectorShift_(static_cast<unsigned>(std::countr_zero(arch.sectorBytes ? arch.sectorBytes : 32u))),
       sectorBytes_(arch.sectorBytes ? arch.sectorBytes : 32u),
       fetchSectors_(arch.dramReadFetchBytes > sectorBytes_ ? arch.dramReadFetchBytes / sectorBytes_ : 1u),
-      fillPartialWrites_(arch.dramFillPartialWrites), capacity_(arch.l2Bytes) {}
+      fillPartialWrites_(arch.dramFillPartialWrites), capacity_(arch.l2Bytes), reuseCapacity_(double(arch.l2Bytes)) {}
 
 void DramSectorModel::mark(std::uint64_t sector, bool newLine) {
   std::uint64_t page = sector >> kPageShift;
@@ -26,8 +27,33 @@ void DramSectorModel::mark(std::uint64_t sector, bool newLine) {
   std::uint64_t bit = sector & (kSectors - 1);
   (*last_)[bit >> 6] |= std::uint64_t(1) << (bit & 63);
   if (clock_ && capacity_ > 0) { // per fetch unit: either sector brings it
-    const std::uint64_t d = clock_->touch(sector / fetchSectors_, newLine, cursor_);
-    if (d && double(d) * kLineBytes * distanceScale_ > double(capacity_)) ++refetches_;
+    const std::uint32_t now = clock_->tick(newLine, cursor_.ticks);
+    if (newLine) touchLine(sector, now);
+    // The unit's longest line gap since its last read (slot: gap + 1; 0: never read).
+    const std::uint32_t before = clock_->slot(kGapKey | (sector / fetchSectors_), gapPage_).exchange(1, std::memory_order_relaxed);
+    if (before > 1) unitGap_.add(before - 1);
+    refetchCache_ = -1;
+  }
+}
+
+void DramSectorModel::touchLine(std::uint64_t sector, std::uint32_t now) {
+  const std::uint64_t line = (sector << sectorShift_) / kLineBytes;
+  const std::uint64_t d = clock_->stamp(kLineKey | (line & (kLineKey - 1)), now, linePage_);
+  if (d == ReuseClock::kFirst) {
+    lineFirst_.add(now);
+    return;
+  }
+  lineReuse_.add(d ? d : 1); // same moment: the next access
+  // The line's units read before remember the longest gap since their last read: a gap the L2
+  // does not bridge evicts the whole line, whichever unit the access was for.
+  const std::uint64_t unitBytes = std::uint64_t(fetchSectors_) * sectorBytes_;
+  const std::uint64_t first = line * kLineBytes / unitBytes, units = std::max<std::uint64_t>(1, kLineBytes / unitBytes);
+  const std::uint32_t gap = static_cast<std::uint32_t>(std::min<std::uint64_t>(d, 0xfffffffeu)) + 1;
+  for (std::uint64_t u = first; u < first + units; ++u) {
+    std::atomic<std::uint32_t> &v = clock_->slot(kGapKey | u, gapPage_);
+    std::uint32_t cur = v.load(std::memory_order_relaxed);
+    while (cur != 0 && cur < gap && !v.compare_exchange_weak(cur, gap, std::memory_order_relaxed)) {
+    }
   }
 }
 
@@ -48,7 +74,11 @@ void DramSectorModel::writeSector(std::uint64_t sector, std::uint32_t mask, bool
   std::uint32_t &all = masks[i], &stay = masks[kSectors + i];
   all |= mask;
   if (clock_ && capacity_ > 0) {
-    const std::uint64_t d = clock_->touch(kWriteKey | sector, newLine, writeCursor_);
+    const std::uint32_t now = clock_->tick(newLine, writeCursor_.ticks);
+    if (newLine) touchLine(sector, now);
+    refetchCache_ = -1;
+    std::uint64_t d = clock_->stamp(kWriteKey | sector, now, writeCursor_.page);
+    if (d == ReuseClock::kFirst) d = 0;
     if (d && double(d) * kLineBytes * distanceScale_ > double(capacity_)) { // evicted since its last write
       ++rewrites_;
       if ((stay ? stay : mask) != 0xffffffffu) ++refills_;
@@ -159,7 +189,11 @@ void DramSectorModel::merge(const DramSectorModel &other) {
     }
     for (std::size_t i = 0; i < 2 * kSectors; ++i) mine[i] |= masks[i];
   }
-  refetches_ += other.refetches_;
+  unitGap_.merge(other.unitGap_);
+  lineReuse_.merge(other.lineReuse_);
+  lineFirst_.merge(other.lineFirst_);
+  if (!clock_) clock_ = other.clock_, distanceScale_ = other.distanceScale_;
+  refetchCache_ = -1;
   rewrites_ += other.rewrites_;
   refills_ += other.refills_;
   last_ = nullptr; // rehash may have moved nothing, but keep the cache honest
@@ -175,9 +209,30 @@ bool DramSectorModel::fitsInL2() const {
   return footprint <= double(capacity_);
 }
 
+Footprint DramSectorModel::footprint() const {
+  Footprint fp;
+  fp.reuse = lineReuse_;
+  fp.first = lineFirst_;
+  if (!clock_) return fp;
+  const std::uint64_t n = clock_->ticks(); // batches end part-used: a few hundred ticks per worker
+  fp.accesses = double(n);
+  clock_->forEachStamp(kLineKey, [&](std::uint64_t, std::uint32_t last) {
+    fp.lines += 1;
+    fp.reverse.add(std::uint64_t(static_cast<std::uint32_t>(n) - last) + 1);
+  });
+  return fp;
+}
+
+std::uint64_t DramSectorModel::refetchesAt(double capacityBytes) const {
+  if (!clock_ || capacityBytes <= 0 || unitGap_.empty()) return 0;
+  const double threshold = footprint().missThreshold(capacityBytes / kLineBytes / distanceScale_);
+  const double n = std::isinf(threshold) ? 0.0 : unitGap_.countOver(threshold - 1);
+  return static_cast<std::uint64_t>(n * scale_ + 0.5);
+}
+
 std::uint64_t DramSectorModel::refetches() const {
-  if (refetches_ == 0 || fitsInL2()) return 0;
-  return static_cast<std::uint64_t>(double(refetches_) * scale_ + 0.5);
+  if (refetchCache_ < 0) refetchCache_ = static_cast<std::int64_t>(refetchesAt(reuseCapacity_));
+  return static_cast<std::uint64_t>(refetchCache_);
 }
 
 std::uint64_t DramSectorModel::rewrites() const {

@@ -4,16 +4,26 @@
 /// DRAM reads happen in aligned units of `readFetchBytes`; a sector that stores write only in
 /// part is filled from DRAM, one sector, when `fillPartialWrites` and no read brought it), and
 /// the bytes written (distinct sectors stored).
-/// L2 capacity (session 8): a fetch unit read again (either sector) after more than the L2's
-/// capacity in 128-byte lines of line reads since its last read (the launch's reads, every
-/// worker's: ReuseClock.h; times the sampling factor) is fetched again (a whole fetch unit). The
-/// L2 allocates whole lines, so scattered 4-byte reads fill it a line each: random gathers from a
-/// 256 MiB table read 1071 MB from DRAM on the H100 for 16.8M gathers (gather_rand_16M_t64M;
-/// this rule: 1071), a permutation gather of a 64 MiB table 838 (heldout5_gather_perm_16M), a
-/// 16 MiB table read 8 times one float per sector 17 (heldout2_gather_stride8_4M: every line whole,
-/// 128K lines between re-reads: no re-fetch).
-/// Written sectors (session 11): a sector written again after more than the L2's capacity of line
-/// reads and writes since its previous write was evicted in between: written back once more (32
+/// L2 capacity (sessions 8 and 21): a fetch unit read again (either sector) is fetched again (a
+/// whole unit) when its line was evicted since the unit's last read: when one of the line's reuse
+/// times in between has a footprint (Footprint.h: the distinct 128-byte lines touched in that many
+/// line accesses, on average over the launch, times the sampling factor) above the L2's reuse
+/// capacity. The clock (ReuseClock.h) counts line accesses, every worker's reads and writes; each
+/// unit keeps the longest reuse time of its line since its last read (an eviction drops the whole
+/// line, whichever unit brought it back). The capacity is the device's measured one
+/// (DeviceSpec::l2ReuseBytes: 30 MiB on the H100, 35 MiB on the H200, from uniform random gathers
+/// over 8 to 128 MiB, kernels/timing/l2_study.json), not the 50 MB of the whitepaper.
+/// Until session 21 the rule compared the reuse time itself with 50 MB, which re-fetched data read
+/// over and over while it stayed in the L2 (CSR SpMV's 16 MiB vector x gathered at random between
+/// streams of 128 MiB, heldout14_csr_spmv: 465 MB predicted, 177 read on the H100; now 151) and
+/// missed others (latency_chase_132x512_32: 59 predicted, 101 read; now 101). Scattered 4-byte
+/// reads fill the L2 a line each: random gathers from a 256 MiB table read 1071 MB on the H100 for
+/// 16.8M gathers (gather_rand_16M_t64M; this rule: 1079), a permutation gather of a 64 MiB table
+/// 838 (heldout5_gather_perm_16M), a 16 MiB table read 8 times one float per sector 17
+/// (heldout2_gather_stride8_4M: every line whole, no re-fetch).
+/// Written sectors (session 11; still the reuse time against the arch's l2Bytes, not the
+/// footprint): a sector written again after more than the L2's capacity of line reads and writes
+/// since its previous write was evicted in between: written back once more (32
 /// bytes written), and, where that earlier stay left it partly written, filled from DRAM (32 bytes
 /// read). A paged KV-cache write scattering 2-byte values into 32-byte sectors 16 times each over a
 /// 128 MiB cache reads 901 MB and writes 974 MB on the H100 for 128 MiB of input
@@ -25,6 +35,7 @@
 
 #include "arch/ArchSpec.h"
 #include "model/AccessEvent.h"
+#include "model/Footprint.h"
 #include "model/ReuseClock.h"
 
 #include <cstdint>
@@ -51,10 +62,19 @@ public:
   /// the factor its distances are multiplied by (a sampled run's blocks in the grid per block run).
   void setReuseClock(ReuseClock *clock, double distanceScale = 1) { clock_ = clock, distanceScale_ = distanceScale; }
   /// Re-reads fetched again because the L2 no longer held them (fetch units); bytes: x the unit.
-  /// None when the launch's data (distinct sectors read and written) fits in the L2: its reads
-  /// between two of a unit count every line read, not distinct lines, so data read over and over
-  /// (SGEMM tiles) would look evicted while the L2 holds all of it.
+  /// Those whose reuse time's footprint (the distinct lines touched in that many line accesses,
+  /// Footprint.h) exceeds the L2: none when the launch's lines all fit. Call after the workers
+  /// are done and merged (it reads the clock's last stamps).
   std::uint64_t refetches() const;
+  /// The same at another L2 capacity (bytes; the rule's reuse capacity, setReuseCapacity).
+  std::uint64_t refetchesAt(double capacityBytes) const;
+  std::uint64_t refetchBytesAt(double capacityBytes) const { return refetchesAt(capacityBytes) * fetchSectors_ * sectorBytes_; }
+  /// The L2 bytes the read rule works with (default: the arch's l2Bytes; a device's measured
+  /// l2ReuseBytes, perf/DeviceSpec.h). The write rule keeps the arch's l2Bytes (session 11).
+  void setReuseCapacity(double bytes) { reuseCapacity_ = bytes, refetchCache_ = -1; }
+  double reuseCapacity() const { return reuseCapacity_; }
+  /// The launch's line footprint (lines, accesses and reuse times; Footprint.h), from the clock.
+  Footprint footprint() const;
   /// Plus the partly written sectors filled again after an eviction (see the file comment).
   std::uint64_t refetchBytes() const { return (refetches() * fetchSectors_ + refills()) * sectorBytes_; }
   /// Sectors written back before their last write (evicted, written again): extra 32-byte writes.
@@ -93,13 +113,22 @@ private:
   unsigned fetchSectors_ = 1;       ///< readFetchBytes / sectorBytes
   bool fillPartialWrites_ = false;
   double distanceScale_ = 1;
-  std::uint64_t capacity_ = 0;     ///< L2 bytes (0: rule off)
-  std::uint64_t refetches_ = 0;
+  std::uint64_t capacity_ = 0;     ///< L2 bytes (0: rule off); the write rule's
+  double reuseCapacity_ = 0;       ///< the read rule's
+  /// Per re-read of a fetch unit, the longest reuse time of its line since the unit's last read.
+  TimeHistogram unitGap_;
+  TimeHistogram lineReuse_, lineFirst_; ///< of lines touched (read or written): r_t, f_i
+  mutable std::int64_t refetchCache_ = -1;
   std::uint64_t rewrites_ = 0, refills_ = 0;
   ReuseClock *clock_ = nullptr;
   ReuseClock::Cursor cursor_;
   ReuseClock::Cursor writeCursor_; ///< written sectors' stamps: keys with kWriteKey set
+  ReuseClock::Page linePage_;      ///< lines' stamps: keys with kLineKey set
+  ReuseClock::Page gapPage_;       ///< fetch units' longest line gaps: keys with kGapKey set
   static constexpr std::uint64_t kWriteKey = std::uint64_t(1) << 62;
+  static constexpr std::uint64_t kLineKey = std::uint64_t(1) << 61;
+  static constexpr std::uint64_t kGapKey = std::uint64_t(1) << 60;
+  void touchLine(std::uint64_t sector, std::uint32_t now);
   std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> pages_;
   /// Per page, byte masks per sector: [0, kSectors) every byte written, [kSectors, 2 kSectors) the
   /// bytes written since the sector's last eviction (its current stay in the L2).

@@ -34,6 +34,7 @@ const NumField kNumFields[] = {
     {"overlapP", &DeviceSpec::overlapP, nullptr, false},
     {"overlapLatencyP", &DeviceSpec::overlapLatencyP, nullptr, false},
     {"dramPeakBytesPerSecond", &DeviceSpec::dramPeakBytesPerSecond, nullptr},
+    {"l2ReuseBytes", &DeviceSpec::l2ReuseBytes, nullptr, false},
     {"subPartitions", nullptr, &DeviceSpec::subPartitions, false},
     {"maxWarpsPerSm", nullptr, &DeviceSpec::maxWarpsPerSm, false},
     {"maxBlocksPerSm", nullptr, &DeviceSpec::maxBlocksPerSm, false},

@@ -61,6 +61,11 @@ struct DeviceSpec {
   unsigned sms = 0;
   double smClockHz = 0;    ///< as it ran under the probe (sm__cycles_elapsed.avg.per_second)
   double dramPeakBytesPerSecond = 0; ///< datasheet: the "% of peak" column and the DRAM utilisation
+  /// Session 21: the L2 bytes a launch's reads can reuse, as the L2 capacity rule of
+  /// model/DramSectorModel.h counts them (distinct 128-byte lines, fully associative LRU): uniform
+  /// random gathers from 8 to 128 MiB tables (kernels/timing/l2_study.json) fit 30 MiB on the H100
+  /// and 35 MiB on the H200, not the 50 MB of the whitepaper. 0: the arch's l2Bytes.
+  double l2ReuseBytes = 0;
                                      ///< of the loaded-latency term
   unsigned subPartitions = 4;
   unsigned maxWarpsPerSm = 64;

@@ -38,7 +38,30 @@ Occupancy occupancy(const LaunchShape &s, const DeviceSpec &d) {
   return o;
 }
 
-Features features(const TimeInputs &in, const DeviceSpec &d) {
+MemoryCounts atL2Reuse(MemoryCounts m, double capacity) {
+  const auto &c = m.refetchCurve;
+  if (c.empty() || m.l2ReuseBytes <= 0 || capacity <= 0 || capacity == m.l2ReuseBytes) return m;
+  auto at = [&](double x) {
+    if (x <= c.front().first) return c.front().second;
+    if (x >= c.back().first) return c.back().second;
+    std::size_t k = 1;
+    while (c[k].first < x) ++k;
+    const double t = (x - c[k - 1].first) / (c[k].first - c[k - 1].first);
+    return c[k - 1].second + t * (c[k].second - c[k - 1].second);
+  };
+  const double delta = at(capacity) - at(m.l2ReuseBytes);
+  m.dramReadBytes = std::max(0.0, m.dramReadBytes + delta);
+  m.dramRefetchBytes = std::max(0.0, m.dramRefetchBytes + delta);
+  m.l2ReuseBytes = capacity;
+  return m;
+}
+
+Features features(const TimeInputs &inputs, const DeviceSpec &d) {
+  // The device's own L2 reuse capacity (a prediction's counts may come from another device's).
+  TimeInputs adjusted;
+  const bool other = d.l2ReuseBytes > 0 && !inputs.mem.refetchCurve.empty() && inputs.mem.l2ReuseBytes != d.l2ReuseBytes;
+  if (other) adjusted = inputs, adjusted.mem = atL2Reuse(inputs.mem, d.l2ReuseBytes);
+  const TimeInputs &in = other ? adjusted : inputs;
   Features f;
   f.occupancy = occupancy(in.shape, d);
   f.traceNs = in.mix.traceNs;

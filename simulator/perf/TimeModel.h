@@ -92,6 +92,11 @@ struct MemoryCounts {
   /// re-fetches also hold partly written sectors evicted and written again, both their fill read
   /// and their write-back (scattered 32-byte transfers, like the re-fetches).
   double dramRefetchBytes = 0, l2ReadLines = 0;
+  /// Session 21: the L2 capacity (bytes) those re-fetches were counted at, and the read re-fetch
+  /// bytes at other capacities ((capacity, bytes), ascending; empty: none at any): a device with
+  /// another measured reuse capacity (DeviceSpec::l2ReuseBytes) reads its own off the curve.
+  double l2ReuseBytes = 0;
+  std::vector<std::pair<double, double>> refetchCurve;
   /// Distinct 128-byte lines per warp request, summed (L1 tag lookups; L1 → L2 store
   /// transactions). 0: unknown, taken as max(requests, sectors / 4).
   double globalLoadLines = 0, globalStoreLines = 0;
@@ -305,6 +310,9 @@ constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
 Occupancy occupancy(const LaunchShape &shape, const DeviceSpec &device);
 Features features(const TimeInputs &in, const DeviceSpec &device);
+/// The counts with the DRAM re-fetches at another L2 reuse capacity (read off refetchCurve,
+/// linear between its points, clamped at its ends; unchanged without a curve).
+MemoryCounts atL2Reuse(MemoryCounts m, double capacityBytes);
 inline constexpr double kMaxDramUtilization = 0.9;
 /// Sets f.dramUtilization to `u` (clamped to [0, kMaxDramUtilization]) and f.loadedRounds from it.
 void setDramUtilization(Features &f, double u);

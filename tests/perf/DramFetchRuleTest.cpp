@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
+#include <set>
+
 namespace warplens::model {
 namespace {
 
@@ -129,62 +133,71 @@ TEST(DramCapacity, SectorsWrittenAgainAfterEvictionAreWrittenBackAndFilled) {
   EXPECT_EQ(off.rewrites(), 0u);
 }
 
-// L2 capacity (session 8), with an 8 KiB "L2" (64 lines of 128 B): a 64-byte unit read again after
-// more than 64 line reads since its last read is fetched again. Each read here is one line. The
-// rule applies only when the launch's data does not fit in the L2: each model first reads 300
-// other sectors (9600 B, 150 units), far away.
+// L2 capacity (sessions 8 and 21), with an 8 KiB "L2" (64 lines of 128 B): a unit read again is
+// fetched again when its reuse time's footprint (the distinct lines in that many line accesses, on
+// average over the launch: model/Footprint.h) exceeds 64 lines. Each read here is one request of
+// 32 lanes on one word: one sector, one line access.
 TEST(DramCapacity, ReReadsBeyondTheL2AreFetchedAgain) {
   auto arch = arch::loadArch("sm_90");
   ASSERT_TRUE(arch.ok());
   arch::ArchSpec small = arch.value();
   small.l2Bytes = 8192;
-  ReuseClock clock;
-  DramSectorModel m(small);
-  m.setReuseClock(&clock);
-  auto one = [&](std::uint64_t addr) {
-    AccessEvent e = warp(Op::Load, addr, 0, 4); // all 32 lanes on one word: one sector read
-    m.onAccess(e);
-  };
   const std::uint64_t a = 0x10000000ull;
-  auto spread = [&](DramSectorModel &d, std::uint64_t where = 0x800000) {
-    for (std::uint64_t k = 0; k < 300; ++k) d.onAccess(warp(Op::Load, a + where + 32 * k, 0, 4));
-  };
-  spread(m);
-  one(a);
-  one(a); // distance 1 read: a hit
-  for (std::uint64_t k = 1; k <= 70; ++k) one(a + 64 * k); // 70 other sectors, 64 B apart
-  one(a); // 71 lines since > 64: fetched again
-  EXPECT_EQ(m.refetches(), 1u);
-  EXPECT_EQ(m.bytesRead(), (150u + 71) * 64 + 64); // 150 + 71 distinct units + the re-fetch
-  one(a + 64 * 70); // read 2 reads ago: a hit
-  EXPECT_EQ(m.refetches(), 1u);
-  // The other sector of a unit read long ago: the unit is fetched again (it is not in the L2).
-  for (std::uint64_t k = 1; k <= 70; ++k) one(a + 0x100000 + 64 * k);
-  one(a + 64 * 5 + 32);
-  EXPECT_EQ(m.refetches(), 2u);
-  // Two workers on one clock (ticks taken one at a time here): the reads of both count; each
-  // counts its own re-fetches.
+  auto one = [&](DramSectorModel &m, std::uint64_t addr) { m.onAccess(warp(Op::Load, addr, 0, 4)); };
+  // A cyclic scan of 100 lines, the second pass on each unit's other sector: n = 200 accesses,
+  // m = 100 lines, every reuse 100 apart. fp(100) = 100 - [sum (f - 100)+ + sum (l - 100)+] / 101
+  // = 100 (first accesses f = 1..100, reverse last ones l = 100..1): over 64, all 100 miss.
+  ReuseClock c1(1);
+  DramSectorModel scan(small);
+  scan.setReuseClock(&c1);
+  for (std::uint64_t k = 0; k < 100; ++k) one(scan, a + 128 * k);
+  for (std::uint64_t k = 0; k < 100; ++k) one(scan, a + 128 * k + 32);
+  EXPECT_EQ(scan.refetches(), 100u);
+  EXPECT_EQ(scan.sectorsRead(), 200u);
+  EXPECT_EQ(scan.bytesRead(), 100u * 64 + 100 * 64);
+  // At another capacity (a device's measured reuse capacity): 128 lines hold all 100.
+  EXPECT_EQ(scan.refetchesAt(16384), 0u);
+  EXPECT_EQ(scan.refetchBytesAt(8192), 100u * 64);
+  scan.setReuseCapacity(16384);
+  EXPECT_EQ(scan.refetches(), 0u);
+  EXPECT_EQ(scan.bytesRead(), 100u * 64);
+  // Two lines read over and over: 70 lines streamed once, then A, 300 reads of B, A again. A's
+  // reuse time is 301 accesses (the rule before session 21 re-fetched it: 301 lines > 64), but
+  // the 72 windows of 301 accesses in this trace of 372 hold (70 + 69 + ... + 1 + 2 x 72) / 72 =
+  // 36.5 distinct lines on average (fp(301) = 72 - 2555 / 72): A stays in the L2.
+  ReuseClock c2(1);
+  DramSectorModel hot(small);
+  hot.setReuseClock(&c2);
+  for (std::uint64_t k = 0; k < 70; ++k) one(hot, a + 0x100000 + 128 * k);
+  one(hot, a);
+  for (int k = 0; k < 300; ++k) one(hot, a + 128);
+  one(hot, a);
+  EXPECT_EQ(hot.refetches(), 0u);
+  const Footprint fp = hot.footprint();
+  EXPECT_EQ(fp.lines, 72.0);
+  EXPECT_EQ(fp.accesses, 372.0);
+  EXPECT_NEAR(fp.at(301), 72.0 - 2555.0 / 72, 1e-9);
+  // Two workers on one clock (ticks one at a time): w1 reads lines 0..49, w2 lines 50..99, w1
+  // lines 0..49 again: reuse times of 100 in a trace of 150 accesses to 100 lines; fp(100) = 100
+  // (no first access and no reverse last one above 100). Counted once merged: 50 re-fetches.
   ReuseClock shared(1);
-  DramSectorModel w1(small), w2(small);
+  DramSectorModel w1(small), w2(small), merged(small);
   w1.setReuseClock(&shared), w2.setReuseClock(&shared);
-  spread(w1);
-  spread(w2, 0x900000); // other sectors than w1's
-  w1.onAccess(warp(Op::Load, a, 0, 4));
-  for (std::uint64_t k = 1; k <= 40; ++k) w2.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
-  w2.onAccess(warp(Op::Load, a, 0, 4)); // 41 lines since: a hit
-  for (std::uint64_t k = 1; k <= 70; ++k) w1.onAccess(warp(Op::Load, a + 64 * k, 0, 4)); // all hits (41 since)
-  w1.onAccess(warp(Op::Load, a, 0, 4)); // 71 reads since w2's: re-fetched
-  EXPECT_EQ(w1.refetches(), 1u);
-  EXPECT_EQ(w2.refetches(), 0u);
-  // A sampled run: distances times the sampling factor.
-  ReuseClock sc;
-  DramSectorModel sampled(small);
-  sampled.setReuseClock(&sc, 4);
-  spread(sampled);
-  sampled.onAccess(warp(Op::Load, a, 0, 4));
-  for (std::uint64_t k = 1; k <= 16; ++k) sampled.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
-  sampled.onAccess(warp(Op::Load, a, 0, 4)); // 17 lines x 4 > 64
-  EXPECT_EQ(sampled.refetches(), 1u);
+  for (std::uint64_t k = 0; k < 50; ++k) one(w1, a + 128 * k);
+  for (std::uint64_t k = 50; k < 100; ++k) one(w2, a + 128 * k);
+  for (std::uint64_t k = 0; k < 50; ++k) one(w1, a + 128 * k);
+  merged.merge(w1), merged.merge(w2);
+  EXPECT_EQ(merged.refetches(), 50u);
+  // A sampled run (1 block in 4): the footprint times 4. A scan of 20 lines, twice: fp(20) = 20,
+  // x 4 = 80 > 64: 20 re-fetches; unsampled, 20 lines fit.
+  for (double scale : {4.0, 1.0}) {
+    ReuseClock sc(1);
+    DramSectorModel sampled(small);
+    sampled.setReuseClock(&sc, scale);
+    for (int pass = 0; pass < 2; ++pass)
+      for (std::uint64_t k = 0; k < 20; ++k) one(sampled, a + 128 * k);
+    EXPECT_EQ(sampled.refetches(), scale == 4 ? 20u : 0u);
+  }
   // Workers take ticks in batches: a unit stamped by a later batch than the reader's is a read of
   // about the same moment, not one 2^32 ticks ago.
   ReuseClock batched(256);
@@ -193,21 +206,55 @@ TEST(DramCapacity, ReReadsBeyondTheL2AreFetchedAgain) {
   EXPECT_EQ(batched.touch(7, true, cb), 0u);   // cb: ticks 257..512, stamps unit 7 with 257
   EXPECT_EQ(batched.touch(7, true, ca), 0u);   // ca at tick 2: not 2^32 - 255 ticks
   EXPECT_EQ(batched.touch(7, true, cb), 256u); // cb at 258 after ca's 2
-  // Data that fits in the L2: no re-fetch, however far apart the reads.
-  ReuseClock fc;
+  // A scan of 60 lines, three times: they fit in the L2 (m = 60 <= 64), no re-fetch.
+  ReuseClock fc(1);
   DramSectorModel fits(small);
   fits.setReuseClock(&fc);
-  fits.onAccess(warp(Op::Load, a, 0, 4));
   for (int pass = 0; pass < 3; ++pass)
-    for (std::uint64_t k = 1; k <= 100; ++k) fits.onAccess(warp(Op::Load, a + 64 * (k % 20), 0, 4));
-  fits.onAccess(warp(Op::Load, a, 0, 4)); // 301 line reads since, 21 units (1344 B) in all
+    for (std::uint64_t k = 0; k < 60; ++k) one(fits, a + 128 * k);
   EXPECT_EQ(fits.refetches(), 0u);
   // Without a clock the rule is off.
   DramSectorModel off(small);
-  off.onAccess(warp(Op::Load, a, 0, 4));
-  for (std::uint64_t k = 1; k <= 100; ++k) off.onAccess(warp(Op::Load, a + 64 * k, 0, 4));
-  off.onAccess(warp(Op::Load, a, 0, 4));
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t k = 0; k < 100; ++k) one(off, a + 128 * k);
   EXPECT_EQ(off.refetches(), 0u);
+}
+
+// Footprint theory's formula against the definition: the distinct lines of every window of w
+// accesses, averaged, on a pseudo-random trace (reuse times all under 256: exact bins).
+TEST(DramCapacity, FootprintEqualsTheAverageOverAllWindows) {
+  std::vector<std::uint32_t> trace;
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 240; ++i) {
+    x = x * 1103515245u + 12345u;
+    const std::uint32_t r = (x >> 16) % 100;
+    trace.push_back(r < 60 ? r % 7 : r); // seven hot lines and a tail of colder ones
+  }
+  const std::size_t n = trace.size();
+  Footprint fp;
+  fp.accesses = double(n);
+  std::map<std::uint32_t, std::size_t> last;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto it = last.find(trace[i]);
+    if (it == last.end()) fp.first.add(i + 1), fp.lines += 1;
+    else fp.reuse.add(i - it->second);
+    last[trace[i]] = i;
+  }
+  for (const auto &[line, pos] : last) fp.reverse.add(n - pos); // n + 1 - (pos + 1)
+  for (std::size_t w : {1u, 2u, 5u, 17u, 60u, 128u, 239u, 240u}) {
+    double total = 0;
+    for (std::size_t s = 0; s + w <= n; ++s) total += double(std::set<std::uint32_t>(trace.begin() + long(s), trace.begin() + long(s + w)).size());
+    EXPECT_NEAR(fp.at(double(w)), total / double(n - w + 1), 1e-9) << "w = " << w;
+  }
+  // The least window whose footprint exceeds 10 lines, by the definition.
+  double want = 0;
+  for (std::size_t w = 1; w <= n && !want; ++w) {
+    double total = 0;
+    for (std::size_t s = 0; s + w <= n; ++s) total += double(std::set<std::uint32_t>(trace.begin() + long(s), trace.begin() + long(s + w)).size());
+    if (total / double(n - w + 1) > 10) want = double(w);
+  }
+  EXPECT_EQ(fp.missThreshold(10), want);
+  EXPECT_TRUE(std::isinf(fp.missThreshold(fp.lines)));
 }
 
 } // namespace

@@ -50,6 +50,37 @@ TEST(Occupancy, EachLimitByHand) {
   EXPECT_DOUBLE_EQ(o.waves, 264.0 / (2 * 132));
 }
 
+// Session 21: a prediction counted at one L2 reuse capacity, read at another device's off its
+// re-fetch curve (linear between points, clamped at the ends); the read bytes move with it.
+TEST(TimeModel, RefetchesAtAnotherL2ReuseCapacity) {
+  const double mib = 1048576.0;
+  MemoryCounts m;
+  m.dramReadBytes = 1000, m.dramRefetchBytes = 20, m.l2ReuseBytes = 32 * mib;
+  m.refetchCurve = {{16 * mib, 100}, {32 * mib, 20}, {64 * mib, 0}};
+  MemoryCounts at = atL2Reuse(m, 24 * mib); // half way from 100 to 20: 60, 40 more than at 32
+  EXPECT_DOUBLE_EQ(at.dramRefetchBytes, 60);
+  EXPECT_DOUBLE_EQ(at.dramReadBytes, 1040);
+  EXPECT_DOUBLE_EQ(at.l2ReuseBytes, 24 * mib);
+  at = atL2Reuse(m, 8 * mib); // below the curve: its first point
+  EXPECT_DOUBLE_EQ(at.dramRefetchBytes, 100);
+  EXPECT_DOUBLE_EQ(at.dramReadBytes, 1080);
+  at = atL2Reuse(m, 80 * mib);
+  EXPECT_DOUBLE_EQ(at.dramRefetchBytes, 0);
+  EXPECT_DOUBLE_EQ(at.dramReadBytes, 980);
+  m.refetchCurve.clear(); // no curve: as counted
+  EXPECT_DOUBLE_EQ(atL2Reuse(m, 24 * mib).dramRefetchBytes, 20);
+  // features() reads the device's own capacity.
+  DeviceSpec d = h100();
+  TimeInputs in;
+  in.shape = shape(1000, 256, 16, 0);
+  in.mem = m;
+  in.mem.refetchCurve = {{16 * mib, 100}, {32 * mib, 20}, {64 * mib, 0}};
+  d.l2ReuseBytes = 24 * mib;
+  EXPECT_DOUBLE_EQ(features(in, d).dramRefetchBytes, 60);
+  d.l2ReuseBytes = 32 * mib;
+  EXPECT_DOUBLE_EQ(features(in, d).dramRefetchBytes, 20);
+}
+
 TEST(TimeModel, LargestLimiterWinsPlusLaunch) {
   DeviceSpec d = h100();
   d.overlapP = 0; // the largest term wins outright
