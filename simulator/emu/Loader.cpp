@@ -405,6 +405,12 @@ void Loader::addSite(const ptx::Instruction &ins, DInstr &d) {
 Status Loader::decodeMemory(const ptx::Function &f, const ptx::Instruction &ins, DInstr &d) {
   const bool isLd = ins.op == Opcode::Ld, isSt = ins.op == Opcode::St, isRed = ins.op == Opcode::Red;
   d.memOp = isLd ? model::Op::Load : isSt ? model::Op::Store : isRed ? model::Op::Reduce : model::Op::Atomic;
+  if (!isLd && !isSt) { // ptxas makes atom/red.shared.add of the constant 1 ATOMS.POPC.INC: one add per word
+    const std::size_t v = isRed ? 1 : 2;
+    const bool addOne = ins.atomOp == ptx::AtomOp::Add && ins.operands.size() > v &&
+                        ins.operands[v].kind == ptx::OperandKind::Imm && ins.operands[v].imm == 1;
+    d.laneSerial = !addOne;
+  }
   d.flow = Flow::MayStop;
   d.width = static_cast<std::uint8_t>(ptx::typeBytes(ins.type));
   d.vec = ins.vec;

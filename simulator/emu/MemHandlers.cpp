@@ -147,6 +147,7 @@ model::Space toModel(StateSpace s) {
 inline void beginEvent(Exec &x, const DInstr &in, std::uint32_t m) {
   x.event.site = in.site;
   x.event.op = in.memOp;
+  x.event.laneSerial = in.laneSerial;
   x.event.widthBytes = static_cast<std::uint8_t>(in.width * in.vec);
   x.event.active = LaneMask{m};
   x.event.block = x.blockLinear;

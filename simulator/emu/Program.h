@@ -67,6 +67,7 @@ struct DInstr {
   ptx::VoteMode vote = ptx::VoteMode::None;
   bool sat = false;
   model::Op memOp = model::Op::Load;
+  bool laneSerial = false;       ///< atom/red other than add 1 (model::AccessEvent::laneSerial)
 };
 
 /// Where a DInstr came from, for messages.

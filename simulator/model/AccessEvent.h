@@ -48,6 +48,13 @@ struct AccessEvent {
   /// Shared events: the instruction takes at least this many wavefronts whatever the banks say
   /// (LDGSTS writes shared memory once per 128-byte global line it read; H100-measured).
   std::uint8_t minWavefronts = 0;
+  /// Shared atomics with a per-lane operand (ATOMS.ADD, MIN, MAX, AND, OR, XOR, EXCH, CAS; PTX
+  /// atom.shared other than add 1): every active lane is an access of its own, lanes on one word
+  /// do not share it, so a phase takes as many wavefronts as the most lanes any one bank serves
+  /// (H200-measured on kernels/timing/atoms_study: 2 to 32 lanes per word take 2 to 32
+  /// wavefronts; ATOMS.POPC.INC, atomicAdd(&w, 1), adds the lane count once per word and is
+  /// counted as a load).
+  bool laneSerial = false;
   /// Shared events of a warpgroup MMA (HGMMA) reading its operand tiles through descriptors:
   /// when >= 0, the wavefronts (and ideal wavefronts) of this execution, with no bank model and
   /// no LSU hardware wavefronts (H100: the SASS metric counts (A + B tile bytes) / 128 per

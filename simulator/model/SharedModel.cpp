@@ -119,6 +119,7 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
   const std::uint32_t mask = event.active.bits;
   if (mask == 0) return {};
   const unsigned width = clampWidth(event.widthBytes);
+  if (event.laneSerial) return costLaneSerial(event, width);
   const OpRule &o = rules_[opSlot(event.op)][widthIndex(width)];
   if (simd_ && idealDuplicates_ && std::has_single_bit(width)) {
     // Built from scalars at the end: a struct filled through memory stalls store forwarding.
@@ -152,6 +153,38 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
         1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
   }
   c.wavefrontsIdeal = std::min(c.wavefrontsIdeal, c.wavefronts);
+  return c;
+}
+
+SharedCost SharedModel::costLaneSerial(const AccessEvent &event, unsigned width) const {
+  const std::uint32_t mask = event.active.bits;
+  bool packed = false;
+  const WidthRule &r = layout(event, width, packed);
+  SharedCost c;
+  c.packed = packed;
+  // Per phase and bank, the active lanes touching it (a lane once per bank word it covers): lanes
+  // on one word are separate accesses (AccessEvent::laneSerial).
+  std::array<std::uint8_t, 64> lanesIn{};
+  for (unsigned p = 0; p < r.numPhases; ++p) {
+    const std::uint32_t lanes = mask & r.lanesOfPhase[p];
+    if (!lanes) continue;
+    lanesIn.fill(0);
+    unsigned most = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+      const std::uint64_t a = event.addr[std::countr_zero(m)].value;
+      for (std::uint64_t wd = a >> wordShift_, last = (a + width - 1) >> wordShift_; wd <= last; ++wd) {
+        const unsigned bank = unsigned(wd) & bankMask_ & 63u;
+        most = std::max<unsigned>(most, ++lanesIn[bank]);
+      }
+    }
+    c.wavefronts += most;
+    c.conflictWays = std::max<std::uint32_t>(c.conflictWays, most);
+  }
+  c.wavefrontsHw = c.wavefronts;
+  c.wavefrontsConflictFree = phasesWithLanes(mask, r);
+  const std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
+  c.wavefrontsIdeal = std::min<std::uint32_t>(
+      c.wavefronts, std::max<std::uint32_t>(1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_)));
   return c;
 }
 
@@ -614,8 +647,10 @@ BankDiagram SharedModel::diagram(const AccessEvent &event) const {
       wordsIn[{phase, bank}].insert(wd);
     }
   }
+  std::map<std::pair<unsigned, unsigned>, unsigned> lanesIn; // AccessEvent::laneSerial
+  for (const BankDiagram::Hit &h : d.hits) ++lanesIn[{h.phase, h.bank}];
   for (const auto &[key, set] : wordsIn) {
-    unsigned n = unsigned(set.size());
+    unsigned n = event.laneSerial ? lanesIn[key] : unsigned(set.size());
     d.distinctWordsPerBank[key.second] = std::max(d.distinctWordsPerBank[key.second], n);
     d.wavefrontsPerPhase[key.first] = std::max(d.wavefrontsPerPhase[key.first], n);
   }

@@ -13,6 +13,8 @@
 /// active lane n whose partner n^x is active has the same address as it, phases hold
 /// packedLanesPerPhase lanes instead. Wavefronts of a phase = max over banks of distinct words
 /// in that bank (0 for a phase without active lanes); the total is the sum over phases.
+/// Lane-serial events (AccessEvent::laneSerial: shared atomics with a per-lane operand) count,
+/// per phase, the most active lanes any one bank serves instead: lanes on one word do not share it.
 /// Conflict-free wavefronts = phases with an active lane. Ideal = min(wavefronts, max(1,
 /// ceil(bytes / (banks * bank width)))), bytes = active lanes * width when the arch's
 /// sharedIdealCountsDuplicateBytes is set, else the distinct bytes touched.
@@ -157,6 +159,8 @@ public:
 private:
   /// Phases of layout r with an active lane (the conflict-free wavefronts).
   static unsigned phasesWithLanes(std::uint32_t mask, const WidthRule &r);
+  /// AccessEvent::laneSerial: per phase, the most active lanes any one bank serves.
+  SharedCost costLaneSerial(const AccessEvent &event, unsigned width) const;
   /// Anything else (misaligned lanes, sparse addresses): a hash set of words.
   SharedCost costGeneral(const AccessEvent &event, unsigned width, const WidthRule &r) const;
 

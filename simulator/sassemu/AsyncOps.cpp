@@ -68,6 +68,7 @@ void emitSync(Exec &x, const Instr &in) {
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
+  e.laneSerial = false;
   e.minWavefronts = 0;
   if (x.listener) x.listener->onAccess(e);
 }
@@ -261,6 +262,7 @@ void hLdgsts(Exec &x, const Instr &in, U32 m) {
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
+  e.laneSerial = false;
   e.minWavefronts = 0;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(valid >> l & 1)) continue;
@@ -308,10 +310,12 @@ void hLdgsts(Exec &x, const Instr &in, U32 m) {
     for (unsigned k = 0; k < nRot && !seen; ++k) seen = rot[k] == r;
     if (!seen) rot[nRot++] = r;
   }
+  e.laneSerial = false;
   e.minWavefronts = static_cast<std::uint8_t>(nLines + (nRot ? nRot - 1 : 0));
   if (x.listener) x.listener->onAccess(e);
   // .ZFILL writes the destination twice as wide in wavefronts, ideal included (zfill_sum16_1001:
   // 8 per warp of 32 contiguous 16-byte chunks, ideal 8, where the plain .128 form takes 4).
+  e.laneSerial = false;
   e.minWavefronts = 0;
   if (zfill && x.listener) x.listener->onAccess(e);
   e.companion = false;
@@ -382,6 +386,7 @@ void emitTma(Exec &x, const Instr &in, U64 globalAddr, U64 bytes) {
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
+  e.laneSerial = false;
   e.minWavefronts = 0;
   (void)globalAddr;
   (void)bytes;

@@ -36,6 +36,7 @@ bool begin(Exec &x, const Instr &in, const Operand &mem, U32 m, std::uint8_t **p
   e.block = x.blockLinear;
   e.warp = x.w->index;
   e.skipped = false;
+  e.laneSerial = false;
   // Fast paths: every active lane aligned and inside the last global buffer used, or inside the
   // block's shared window outside cluster launches (what resolve() would find, without its
   // per-lane calls); anything else, and every error message, takes resolve().
@@ -181,10 +182,11 @@ void hAtom(Exec &x, const Instr &in, U32 m) {
   const Operand &mem = in.ops[i];
   std::uint8_t *ptr[32];
   if (!begin(x, in, mem, m, ptr)) return;
+  Atom op = Atom(in.sub >> 8);
+  x.event.laneSerial = op != kPopcInc; // per-lane operands: lanes on one shared word serialise
   emit(x);
   bool wide = in.width == 8;
   U64 b[32] = {}, c[32] = {};
-  Atom op = Atom(in.sub >> 8);
   if (op != kPopcInc && i + 1 < in.ops.size()) {
     if (wide) x.fetch64(in.ops[i + 1], m, b, in, false);
     else { U32 t[32]; x.fetch(in.ops[i + 1], m, t, in); for (int l = 0; l < 32; ++l) b[l] = t[l]; }

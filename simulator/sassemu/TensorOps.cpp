@@ -325,6 +325,7 @@ void hHgmma(Exec &x, const Instr &in, U32 m) {
   e.warp = x.w->index;
   e.skipped = false;
   e.companion = false;
+  e.laneSerial = false;
   e.minWavefronts = 0;
   e.tileWavefronts = w == 0 ? std::int32_t((64 * 16 * 2 + N * 16 * 2) / 128) : 0;
   if (x.listener) x.listener->onAccess(e);

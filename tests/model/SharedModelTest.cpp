@@ -104,6 +104,44 @@ TEST(SharedModel, BroadcastIsOneWavefront) {
   EXPECT_EQ(m.cost(warp(4, [](unsigned i) { return (i / 2) * 8; })).wavefronts, 1u);
 }
 
+TEST(SharedModel, AtomicsWithPerLaneOperandsSerialiseLanesOnOneWord) {
+  SharedModel m(sm90());
+  // Session 22, H200 (validation/h200/measured_atoms_study.json): an ATOMS.ADD whose lanes share
+  // words costs as many wavefronts as the most lanes any one bank serves; ATOMS.POPC.INC (one add
+  // of the lane count per word) merges them as a load does.
+  auto atom = [](std::function<std::uint64_t(unsigned)> f, bool serial, std::uint32_t mask = ~0u) {
+    AccessEvent e = warp(4, std::move(f), mask, Op::Atomic);
+    e.laneSerial = serial;
+    return e;
+  };
+  // Lane i -> word i / 4: 8 words in banks 0..7, 4 lanes each -> 4 wavefronts (as_add_m4: 4 per
+  // execution measured); merged: 8 distinct words in 8 banks -> 1.
+  SharedCost quad = m.cost(atom([](unsigned i) { return std::uint64_t(i / 4) * 4; }, true));
+  EXPECT_EQ(quad.wavefronts, 4u);
+  EXPECT_EQ(quad.wavefrontsHw, 4u);
+  EXPECT_EQ(quad.conflictWays, 4u);
+  EXPECT_EQ(quad.wavefrontsIdeal, 1u); // 32 lanes x 4 bytes = 128 bytes (measured ideal: 1)
+  EXPECT_EQ(quad.wavefrontsConflictFree, 1u);
+  EXPECT_EQ(m.cost(atom([](unsigned i) { return std::uint64_t(i / 4) * 4; }, false)).wavefronts, 1u);
+  // Every lane on word 5 -> 32 (as_add_m32); merged -> 1 (as_inc_m32).
+  EXPECT_EQ(m.cost(atom([](unsigned) { return std::uint64_t(20); }, true)).wavefronts, 32u);
+  EXPECT_EQ(m.cost(atom([](unsigned) { return std::uint64_t(20); }, false)).wavefronts, 1u);
+  // Distinct words: both rules agree. Lane i -> word 2i: banks 0,2,..,30 twice -> 2 (as_add_bank2).
+  EXPECT_EQ(m.cost(atom([](unsigned i) { return std::uint64_t(i) * 8; }, true)).wavefronts, 2u);
+  // Mixed: lanes 0-9 on word 0 (bank 0), lanes 10-15 on word 32 (bank 0), lanes 16-31 on words
+  // 1..16 (banks 1..16). Bank 0 serves 10 + 6 = 16 lanes -> 16; merged: bank 0 holds 2 distinct
+  // words -> 2. Only lanes 0-3 active: bank 0 serves 4 lanes -> 4.
+  auto mixed = [](unsigned i) -> std::uint64_t { return i < 10 ? 0 : i < 16 ? 128 : (i - 15) * 4; };
+  EXPECT_EQ(m.cost(atom(mixed, true)).wavefronts, 16u);
+  EXPECT_EQ(m.cost(atom(mixed, false)).wavefronts, 2u);
+  EXPECT_EQ(m.cost(atom(mixed, true, 0xfu)).wavefronts, 4u);
+  // The diagram shows the same count per bank.
+  BankDiagram d = m.diagram(atom(mixed, true));
+  EXPECT_EQ(d.distinctWordsPerBank[0], 16u);
+  EXPECT_EQ(d.distinctWordsPerBank[1], 1u);
+  EXPECT_EQ(d.cost.wavefronts, 16u);
+}
+
 TEST(SharedModel, WideStoresUsePhasesAndCountDuplicateBytes) {
   SharedModel m(sm90());
   // All lanes store one double: stores never pack, phases of 16 -> 1 pass each -> 2. Ideal counts
