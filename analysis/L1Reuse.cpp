@@ -210,6 +210,7 @@ void L1ReuseListener::onAccess(const model::AccessEvent &e) {
     const std::size_t had = set.size();
     set.insert(sectors[i]);
     if (set.size() == had) continue;
+    if (seen_ && seen_->testAndSet(sectors[i])) ++readers_[sectors[i]];
     if ((sectors[i] >> 2) != missLine) missLine = sectors[i] >> 2, ++missLines_;
     const std::uint64_t first = block.units.findOrInsert(sectors[i] / fetchSectors_, mine);
     dram = dram || first == mine || (first >> 32) != e.warp;
@@ -244,6 +245,29 @@ void L1ReuseListener::onReplicas(const model::BlockReplicas &r) {
     }
   }
   const std::uint64_t n = r.blocks.size();
+  // Shared sectors: replicas whose move of a group is the same read the same sectors of it (a
+  // group that does not move: all of them; one that moves with blockIdx.y only: a row of blocks).
+  // Groups where every replica moves apart are skipped (no sharing between replicas), as are
+  // groups whose distinct moves times sectors exceed a budget. A sector several groups read (two
+  // loads of one array) counts the most replicas any group gives it.
+  std::unordered_map<std::uint64_t, std::uint64_t> groupReaders;
+  for (std::size_t g = 0; seen_ && g < loads.size(); ++g) {
+    if (!loads[g].set.size()) continue;
+    std::map<std::int64_t, std::uint64_t> byShift;
+    for (std::size_t i = 0; i < r.blocks.size(); ++i) ++byShift[r.shift(g, i)];
+    if (byShift.size() == n && !byShift.count(0)) continue;
+    if (double(byShift.size()) * double(loads[g].set.size()) > 5e7) continue;
+    const std::vector<std::uint64_t> v = loads[g].set.values();
+    for (const auto &[shift, count] : byShift)
+      for (std::uint64_t sec : v) {
+        std::uint64_t &k = groupReaders[sec + static_cast<std::uint64_t>(shift / 32)];
+        k = std::max(k, count);
+      }
+  }
+  for (const auto &[sector, k] : groupReaders) { // the first reader of a sector is not counted
+    const std::uint64_t after = seen_->testAndSet(sector) ? k : k - 1;
+    if (after) readers_[sector] += after;
+  }
   // Atomics: a word that does not move is hit by every replica; moved ones, replica by replica.
   for (std::size_t k = 0; k < r.events->size(); ++k) {
     const model::AccessEvent &e = (*r.events)[k];
@@ -328,6 +352,7 @@ void L1ReuseListener::merge(const L1ReuseListener &o) {
   addLoadMisses(o.loadMisses_, 1);
   atomicOps_ += o.atomicOps_;
   atomicLineRequests_ += o.atomicLineRequests_;
+  for (const auto &[sector, k] : o.readers_) readers_[sector] += k;
   for (const auto &[line, k] : o.atomicAt_) {
     auto it = atomicAt_.find(line);
     if (it == atomicAt_.end() && atomicAt_.size() < kAtomicLines) it = atomicAt_.emplace(line, AtomicLine{}).first;
@@ -339,6 +364,26 @@ std::uint64_t L1ReuseListener::missSectors() const {
   std::uint64_t n = closedMisses_;
   for (const auto &[block, state] : live_) n += state.set.size();
   return scaled(n);
+}
+
+L1ReuseListener::SeenSectors::SeenSectors(std::uint64_t bufferBytes) {
+  const std::uint64_t want = std::max<std::uint64_t>(1, bufferBytes / 32) * 8;
+  while (bits_ < 31 && (std::uint64_t(1) << bits_) < want) ++bits_;
+  words_ = std::vector<std::atomic<std::uint64_t>>(std::size_t(1) << (bits_ - 6));
+}
+
+bool L1ReuseListener::SeenSectors::testAndSet(std::uint64_t sector) {
+  const std::uint64_t h = (sector * 0x9e3779b97f4a7c15ull) >> (64 - bits_);
+  const std::uint64_t bit = std::uint64_t(1) << (h & 63);
+  return words_[h >> 6].fetch_or(bit, std::memory_order_relaxed) & bit;
+}
+
+std::vector<double> L1ReuseListener::sharedSectorReaders() const {
+  std::vector<double> k;
+  k.reserve(readers_.size());
+  for (const auto &[sector, after] : readers_) k.push_back(double(after + 1) * scale_);
+  std::sort(k.begin(), k.end()); // independent of the map's order
+  return k;
 }
 
 } // namespace warplens::analysis

@@ -8,6 +8,7 @@
 
 #include "model/AccessEvent.h"
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -102,6 +103,27 @@ public:
       return *this;
     }
   };
+  /// Session 22: which sectors some block of the launch has read already, shared by the launch's
+  /// workers: a bitmap indexed by a hash of the sector (a collision reads as "read before"; sized
+  /// 8 bits per sector of the launch's buffers, so about one first read in 30 or fewer).
+  class SeenSectors {
+  public:
+    explicit SeenSectors(std::uint64_t bufferBytes);
+    /// Marks `sector` read; true if it was marked already.
+    bool testAndSet(std::uint64_t sector);
+
+  private:
+    std::vector<std::atomic<std::uint64_t>> words_;
+    unsigned bits_ = 20;
+  };
+  /// Session 22 (TimePrediction.cpp crossBlockL1Misses): with `seen`, the listener counts per sector
+  /// the blocks that read it after the first (none: sharedSectorReaders() is empty).
+  void setSeen(SeenSectors *seen) { seen_ = seen; }
+  /// Per sector more than one block read: the blocks that read it (times the sampling scale), in
+  /// increasing order. Under block replicas, replicas that move a group alike read its sectors
+  /// alike (a group that does not move: every replica); groups where every replica moves apart
+  /// are left out.
+  std::vector<double> sharedSectorReaders() const;
   /// Sampling: every count multiplied by `f` (blocks in the grid per block run).
   void setScale(double f) { scale_ = f; }
 
@@ -150,6 +172,8 @@ private:
   std::uint64_t closedMisses_ = 0;
   std::uint64_t loadLines_ = 0, missLines_ = 0, storeLines_ = 0, loadWavefronts_ = 0, loadRegions_ = 0;
   std::vector<SiteMisses> loadMisses_;
+  SeenSectors *seen_ = nullptr;
+  std::unordered_map<std::uint64_t, std::uint64_t> readers_; ///< sector -> blocks reading it after the first
   SiteMisses &missesAt(std::uint32_t site) {
     if (site >= loadMisses_.size()) loadMisses_.resize(site + 1);
     return loadMisses_[site];

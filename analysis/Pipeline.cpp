@@ -436,10 +436,15 @@ Expected<launch::LaunchResult> Pipeline::analyze(const launch::LaunchSpec &spec,
   // L2 reuse distances (model/DramSectorModel.h): one read clock for every worker; a sampled run
   // reads 1 / factor of the launch's data between two reads of a unit.
   model::ReuseClock clock;
+  // Sectors some block read already, for the L1 hits across blocks of one SM (analysis/L1Reuse.h).
+  std::uint64_t bufferBytes = 0;
+  for (const auto &b : buffers) bufferBytes += b.bytes.size();
+  L1ReuseListener::SeenSectors seen(bufferBytes);
   const double distanceScale = sampling ? double(gridBlocks) / double(options_.sampleBlocks) : 1.0;
   auto makeListener = [&] {
     auto l = std::make_unique<WorkerListener>(arch, gp, wantWorst, traceWriter.get(), sampling);
     l->dram.setReuseClock(&clock, distanceScale);
+    l->reuse.setSeen(&seen);
     return l;
   };
   WL_TRY(run, useSass ? sassemu::runLaunch(*sassFn, *comp->cubin, spec, buffers, makeListener, eo, comp->sassPath)

@@ -478,6 +478,29 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
   return r.ran ? r.cycles / ghz : -1.0;
 }
 
+/// L1 → L2 read sectors with the L1 hits across blocks of one SM (session 22): the per-block
+/// estimate (L1ReuseListener::missSectors) less, per sector that k blocks read, k - min(k, SMs)
+/// (blocks sharing a sector sit on different SMs until more of them than SMs read it), times the
+/// share of those widely read sectors (k > SMs) the SM's L1 holds: min(1, L1 bytes the resident
+/// blocks' shared memory leaves / their bytes). Measured against lts__t_sectors_srcunit_tex_op_read
+/// (H200): rmsnorm_rows, a 16 KiB weight row every block reads, 4.22M L2 read sectors where the
+/// per-block estimate had 8.39M.
+double crossBlockL1Misses(const L1ReuseListener &reuse, const std::string &archName,
+                          const perf::LaunchShape &shape, const perf::Occupancy &occ, unsigned sms) {
+  const double perBlock = static_cast<double>(reuse.missSectors());
+  const std::vector<double> readers = reuse.sharedSectorReaders();
+  if (readers.empty() || sms == 0) return perBlock;
+  const auto arch = arch::loadArch(archName);
+  const double l1 = arch.ok() ? static_cast<double>(arch.value().l1BytesPerSm) : 0.0;
+  const double sharedPerSm = double(std::max(1u, occ.blocksPerSm)) * (shape.staticSharedBytes + shape.dynamicSharedBytes);
+  const double cache = std::max(0.0, l1 - sharedPerSm);
+  double saved = 0, wide = 0;
+  for (double k : readers)
+    if (k > sms) saved += k - sms, wide += 32.0;
+  const double held = wide > 0 ? std::min(1.0, cache / wide) : 0.0;
+  return std::max(0.0, perBlock - saved * held);
+}
+
 void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &options,
                        std::uint64_t emulatedWarpInstructions, const model::DramSectorModel &dram,
                        const L1ReuseListener &reuse, launch::LaunchResult &result,
@@ -617,7 +640,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.dataPathExtraWavefronts = sharedIdle + (laneRegisterWavefronts >= 0 ? laneRegisterWavefronts
                                                              : double(spec.grid[0]) * spec.grid[1] * spec.grid[2] *
                                                                    occ.warpsPerBlock);
-  in.mem.l2ReadSectors = static_cast<double>(reuse.missSectors());
+  in.mem.l2ReadSectors = crossBlockL1Misses(reuse, options.arch, in.shape, occ, device->sms);
   in.mem.l2ReadLines = static_cast<double>(reuse.missLines());
   // Re-fetches, and partly written sectors evicted between writes: their fill read (in
   // refetchBytes) and their write-back, each a scattered 32-byte transfer (model/DramSectorModel.h).

@@ -270,7 +270,7 @@ std::string ownReport(const std::vector<OwnRow> &rows, const std::string &title,
 int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
   po::options_description desc("options");
   std::vector<std::string> files, holdOut, structureFiles, own;
-  double ownShare = 0;
+  double ownShare = 0, ownShareAll = 0;
   std::string device, output, reportPath;
   desc.add_options()("help,h", "this help")(
       "device", po::value(&device), "device to start from: name (h100_sxm, h200) or FILE.json")(
@@ -282,6 +282,9 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       "rounds per request (repeatable)")(
       "own", po::value(&own), "PREDICTED.json:MEASURED.json: predict from warplens' own counts (repeatable)")(
       "own-share", po::value(&ownShare), "exit 1 unless every --own pair has this share within 15%")(
+      "own-share-all", po::value(&ownShareAll),
+      "exit 1 unless the launches of all --own pairs together have this share within 15% (the "
+      "held-out bar: 0.9)")(
       "check", "exit 1 unless the fitted coefficients equal --device's (relative 1e-6): the "
                "committed coefficients are reproducible from the recorded measurements");
   po::options_description hidden;
@@ -363,6 +366,7 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
   }
   auto evaluateOwn = [&](const perf::DeviceSpec &d, std::string &text) -> int {
     int rc = 0;
+    std::size_t allWithin = 0, allRows = 0;
     for (const auto &pair : own) {
       auto colon = pair.find(':');
       if (colon == std::string::npos) {
@@ -405,11 +409,23 @@ int fitMain(const Args &args, std::ostream &out, std::ostream &err) {
       }
       std::size_t within = 0;
       text += ownReport(rows, "Predicted from warplens' own counts on " + d.name + ": " + pair, within);
+      allWithin += within, allRows += rows.size();
       if (rows.empty() || double(within) < ownShare * double(rows.size())) {
         err << "warplens fit: --own " << pair << ": " << within << " of " << rows.size()
             << " launches within 15% (required share " << ownShare << ")\n";
         rc = 1;
       }
+    }
+    if (own.size() > 1 || ownShareAll > 0) {
+      char line[160];
+      std::snprintf(line, sizeof line, "\nAll --own pairs on %s: %zu of %zu launches within 15%% (%.1f%%)\n",
+                    d.name.c_str(), allWithin, allRows, allRows ? 100.0 * double(allWithin) / double(allRows) : 0.0);
+      text += line;
+    }
+    if (ownShareAll > 0 && (allRows == 0 || double(allWithin) < ownShareAll * double(allRows))) {
+      err << "warplens fit: all --own pairs: " << allWithin << " of " << allRows
+          << " launches within 15% (required share " << ownShareAll << ")\n";
+      rc = 1;
     }
     return rc;
   };

@@ -260,6 +260,66 @@ TEST(L1Reuse, ReplicasCountAsTheirMovedEvents) {
   EXPECT_EQ(fast.loadRegions(), 2u + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 8u * 4);
 }
 
+TEST(L1Reuse, SectorsManyBlocksReadCountTheirReaders) {
+  // Two workers with the launch's one seen-sector map: blocks 0-9 and 10-19 each read the same
+  // 128 coalesced bytes (4 sectors, 20 readers each) and 128 bytes of their own (1 reader: left out).
+  L1ReuseListener::SeenSectors seen(1u << 24);
+  L1ReuseListener a, b;
+  a.setSeen(&seen), b.setSeen(&seen);
+  for (std::uint32_t blk = 0; blk < 20; ++blk) {
+    L1ReuseListener &l = blk < 10 ? a : b;
+    l.onAccess(event(blk, model::Op::Load, 4, 0, 4));
+    l.onAccess(event(blk, model::Op::Load, 4, 0, 4)); // read again by the block: no new reader
+    l.onAccess(event(blk, model::Op::Load, 4, (1u << 20) + blk * 128, 4));
+  }
+  a.merge(b);
+  EXPECT_EQ(a.sharedSectorReaders(), std::vector<double>({20, 20, 20, 20}));
+  EXPECT_EQ(a.missSectors(), 20u * 8u); // per block: 4 shared + 4 own
+  // 4 SMs: each shared sector saves 20 - 4; its 128 bytes fit any L1 -> 160 - 4 x 16 = 96.
+  perf::LaunchShape shape;
+  perf::Occupancy occ;
+  occ.blocksPerSm = 1;
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 4), 160.0 - 64.0);
+  // Shared memory leaving 64 of sm_90's 262144 L1 bytes holds half of the 128: 160 - 32.
+  shape.staticSharedBytes = 262144 - 64;
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 4), 160.0 - 32.0);
+  // 20 or more SMs: no sector is read by more blocks than SMs.
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 20), 160.0);
+  // Without the seen map nothing is tracked.
+  L1ReuseListener none;
+  none.onAccess(event(0, model::Op::Load, 4, 0, 4));
+  none.onAccess(event(1, model::Op::Load, 4, 0, 4));
+  EXPECT_TRUE(none.sharedSectorReaders().empty());
+}
+
+TEST(L1Reuse, ReplicasShareTheSectorsOfGroupsTheyMoveAlike) {
+  // Representative block 0: group 0 reads a 128-byte table every block reads (coef 0), group 1
+  // its own row (moves 4096 bytes per block in x), group 2 a row per blockIdx.y (moves in y only).
+  // Replicas: blocks (1..3, 0) and (0..3, 1): 7. By hand: the table's 4 sectors have 8 readers;
+  // row y = 0's 4 sectors 4 readers (x = 0..3), row y = 1's 4 sectors 4 readers; own rows 1 each.
+  std::vector<model::AccessEvent> events = {event(0, model::Op::Load, 4, 0, 4),
+                                            event(0, model::Op::Load, 4, 1 << 20, 4),
+                                            event(0, model::Op::Load, 4, 1 << 24, 4)};
+  std::vector<std::uint32_t> group = {0, 1, 2};
+  model::BlockReplicas r;
+  r.events = &events;
+  r.group = &group;
+  r.coef = {{0, 0, 0}, {4096, 16384, 0}, {0, 4096, 0}};
+  for (std::uint32_t y = 0; y < 2; ++y)
+    for (std::uint32_t x = 0; x < 4; ++x)
+      if (x || y) r.blocks.push_back({x, y, 0}), r.blockLinear.push_back(y * 4 + x);
+  r.rep = {0, 0, 0};
+  L1ReuseListener::SeenSectors seenFast(1u << 26), seenReplay(1u << 26);
+  L1ReuseListener fast, replay;
+  fast.setSeen(&seenFast), replay.setSeen(&seenReplay);
+  for (const auto &e : events) fast.onAccess(e), replay.onAccess(e);
+  fast.onReplicas(r);
+  replay.model::AccessListener::onReplicas(r); // every moved event through onAccess
+  const std::vector<double> expected = {4, 4, 4, 4, 4, 4, 4, 4, 8, 8, 8, 8};
+  EXPECT_EQ(fast.sharedSectorReaders(), expected);
+  EXPECT_EQ(replay.sharedSectorReaders(), expected);
+}
+
 TEST(L1Reuse, ClosedBlocksStillCount) {
   L1ReuseListener l;
   for (std::uint32_t b = 0; b < L1ReuseListener::kLiveBlocks + 10; ++b) l.onAccess(event(b, model::Op::Load, 4, 0, 4));

@@ -103,7 +103,9 @@ wl_time_heldout(heldout8 0.85 0.85)
 # predicted with the session's final model 4961651 before measurement:
 # validation/time/heldout9_blind_predictions.json, measured H100 03:04, H200 03:05 UTC 2026-11-24):
 # blind 10/14 (H100), 9/14 (H200). Session 10 (the SM trace simulation): 11/14 and 10/14, guard 0.7.
-wl_time_heldout(heldout9 0.7 0.7)
+# Session 22 (L1 hits across the blocks of one SM): rmsnorm_rows +17.2 -> +10.3% on the H200; 12/14
+# on both GPUs.
+wl_time_heldout(heldout9 0.85 0.85)
 # Tenth held-out set (kernels/timing/heldout10.json, written blind by a helper in session 10;
 # predicted with the model of a318e39, the SM trace simulation, before measurement:
 # validation/time/heldout10_blind_predictions.json, measured H100 06:16, H200 06:17 UTC 2026-11-24):
@@ -144,6 +146,25 @@ wl_time_heldout(heldout13 0.92 0.92)
 # on the H200. Session 22 (shared atomics serialise lanes on one word): kmeans -10/-10%, 13/14 and
 # 12/14.
 wl_time_heldout(heldout14 0.92 0.85)
+# The issue's bar over every held-out set together: at least 90% of the held-out launches within
+# 15% of the measured duration on each GPU (session 22: 170/187 on the H100, 169/187 on the H200).
+if(WARPLENS_NVCC)
+  set(_wl_heldout_sets heldout heldout2 heldout3 heldout4 heldout5 heldout6 heldout7 heldout8 heldout9 heldout10
+                       heldout11 heldout12 heldout13 heldout14)
+  foreach(cfg "h100;h100_sxm" "h200;h200")
+    list(GET cfg 0 dir)
+    list(GET cfg 1 dev)
+    set(_pairs "")
+    set(_fixtures "")
+    foreach(stem ${_wl_heldout_sets})
+      list(APPEND _pairs --own ${PROJECT_BINARY_DIR}/tests/time_${stem}_predicted.json:${PROJECT_SOURCE_DIR}/validation/${dir}/time/measured_${stem}.json)
+      list(APPEND _fixtures time_${stem})
+    endforeach()
+    add_test(NAME time_${dir}_heldout_all COMMAND warplens fit --device ${dev} ${_pairs} --own-share-all 0.9)
+    set_tests_properties(time_${dir}_heldout_all PROPERTIES LABELS "cpu;perf" TIMEOUT 120
+                         FIXTURES_REQUIRED "${_fixtures}")
+  endforeach()
+endif()
 # Session 21: the L2 capacity rule's DRAM bytes against the L2 study (random gathers over 8 to 128
 # MiB, the study the devices' l2ReuseBytes comes from): 12/14 within 15% on the H100 and 13/14 on the
 # H200 (the misses: 24 and 32 MiB tables on the H100, 32 MiB on the H200, where the real L2 starts
