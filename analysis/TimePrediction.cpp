@@ -485,13 +485,12 @@ double traceSimNs(const sass::SassFunction &fn, const std::vector<std::vector<st
 /// blocks' shared memory leaves / their bytes). Measured against lts__t_sectors_srcunit_tex_op_read
 /// (H200): rmsnorm_rows, a 16 KiB weight row every block reads, 4.22M L2 read sectors where the
 /// per-block estimate had 8.39M.
-double crossBlockL1Misses(const L1ReuseListener &reuse, const std::string &archName,
-                          const perf::LaunchShape &shape, const perf::Occupancy &occ, unsigned sms) {
+double crossBlockL1Misses(const L1ReuseListener &reuse, std::uint64_t l1BytesPerSm, const perf::LaunchShape &shape,
+                          const perf::Occupancy &occ, unsigned sms) {
   const double perBlock = static_cast<double>(reuse.missSectors());
   const std::vector<double> readers = reuse.sharedSectorReaders();
   if (readers.empty() || sms == 0) return perBlock;
-  const auto arch = arch::loadArch(archName);
-  const double l1 = arch.ok() ? static_cast<double>(arch.value().l1BytesPerSm) : 0.0;
+  const double l1 = static_cast<double>(l1BytesPerSm);
   const double sharedPerSm = double(std::max(1u, occ.blocksPerSm)) * (shape.staticSharedBytes + shape.dynamicSharedBytes);
   const double cache = std::max(0.0, l1 - sharedPerSm);
   double saved = 0, wide = 0;
@@ -640,7 +639,9 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   in.mem.dataPathExtraWavefronts = sharedIdle + (laneRegisterWavefronts >= 0 ? laneRegisterWavefronts
                                                              : double(spec.grid[0]) * spec.grid[1] * spec.grid[2] *
                                                                    occ.warpsPerBlock);
-  in.mem.l2ReadSectors = crossBlockL1Misses(reuse, options.arch, in.shape, occ, device->sms);
+  const auto archSpec = arch::loadArch(options.arch);
+  in.mem.l2ReadSectors =
+      crossBlockL1Misses(reuse, archSpec ? archSpec->l1BytesPerSm : 0, in.shape, occ, device->sms);
   in.mem.l2ReadLines = static_cast<double>(reuse.missLines());
   // Re-fetches, and partly written sectors evicted between writes: their fill read (in
   // refetchBytes) and their write-back, each a scattered 32-byte transfer (model/DramSectorModel.h).
@@ -663,7 +664,7 @@ void addTimePrediction(const launch::LaunchSpec &spec, const AnalyzeOptions &opt
   // (dram_wr_b16_s16 family), 16 MB written → 0.07 MB, 64 → 45, 256 → 246; about 0.3 x L2 stays.
   const double written = static_cast<double>(dram.bytesWritten());
   double retained = 0;
-  if (auto arch = arch::loadArch(options.arch)) retained = 0.3 * static_cast<double>(arch->l2Bytes);
+  if (archSpec) retained = 0.3 * static_cast<double>(archSpec->l2Bytes);
   in.mem.dramWriteBytes = std::max(0.0, written - retained);
   in.mem.atomicLineRequests = static_cast<double>(reuse.atomicLineRequests());
   in.mem.hottestLineSteps = static_cast<double>(reuse.hottestLineSteps());

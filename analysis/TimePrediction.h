@@ -124,8 +124,8 @@ perf::MemoryCounts memoryCountsFromMetrics(const std::map<std::string, double> &
 
 /// Session 22: L1 → L2 read sectors with L1 hits across the blocks of one SM: `reuse`'s per-block
 /// misses less, per sector k > `sms` blocks read, k - sms, times min(1, the L1 bytes the resident
-/// blocks' shared memory leaves (the arch's l1BytesPerSm) / the bytes of those sectors).
-double crossBlockL1Misses(const L1ReuseListener &reuse, const std::string &archName, const perf::LaunchShape &shape,
+/// blocks' shared memory leaves of `l1BytesPerSm` (the arch's) / the bytes of those sectors).
+double crossBlockL1Misses(const L1ReuseListener &reuse, std::uint64_t l1BytesPerSm, const perf::LaunchShape &shape,
                           const perf::Occupancy &occ, unsigned sms);
 
 } // namespace warplens::analysis

@@ -127,8 +127,7 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
     if (v) {
       const std::uint32_t wavefronts = std::uint32_t(v & 0xffff);
       const bool packed = (v >> 32) & 1;
-      const std::uint32_t bytes = std::uint32_t(std::popcount(mask)) * width;
-      const std::uint32_t ideal = std::max(1u, (bytes + bytesPerWavefront_ - 1) >> rowShift_);
+      const std::uint32_t ideal = duplicateBytesIdeal(mask, width);
       SharedCost c;
       c.wavefrontsHw = wavefronts;
       c.wavefronts = o.sv ? sourceViewWavefronts(event, width, o, packed, wavefronts, c.svRule)
@@ -147,13 +146,14 @@ SharedCost SharedModel::cost(const AccessEvent &event) const {
   c.wavefrontsConflictFree = phasesWithLanes(mask, r);
   c.wavefrontsHw = c.wavefronts;
   if (o.sv) c.wavefronts = sourceViewWavefronts(event, width, o, packed, c.wavefronts, c.svRule);
-  if (idealDuplicates_) {
-    std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
-    c.wavefrontsIdeal = std::max<std::uint32_t>(
-        1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
-  }
+  if (idealDuplicates_) c.wavefrontsIdeal = duplicateBytesIdeal(mask, width);
   c.wavefrontsIdeal = std::min(c.wavefrontsIdeal, c.wavefronts);
   return c;
+}
+
+std::uint32_t SharedModel::duplicateBytesIdeal(std::uint32_t mask, unsigned width) const {
+  const std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
+  return std::max<std::uint32_t>(1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_));
 }
 
 SharedCost SharedModel::costLaneSerial(const AccessEvent &event, unsigned width) const {
@@ -182,9 +182,7 @@ SharedCost SharedModel::costLaneSerial(const AccessEvent &event, unsigned width)
   }
   c.wavefrontsHw = c.wavefronts;
   c.wavefrontsConflictFree = phasesWithLanes(mask, r);
-  const std::uint64_t bytes = std::uint64_t(std::popcount(mask)) * width;
-  c.wavefrontsIdeal = std::min<std::uint32_t>(
-      c.wavefronts, std::max<std::uint32_t>(1u, std::uint32_t((bytes + bytesPerWavefront_ - 1) / bytesPerWavefront_)));
+  c.wavefrontsIdeal = std::min(c.wavefronts, duplicateBytesIdeal(mask, width));
   return c;
 }
 
@@ -648,7 +646,8 @@ BankDiagram SharedModel::diagram(const AccessEvent &event) const {
     }
   }
   std::map<std::pair<unsigned, unsigned>, unsigned> lanesIn; // AccessEvent::laneSerial
-  for (const BankDiagram::Hit &h : d.hits) ++lanesIn[{h.phase, h.bank}];
+  if (event.laneSerial)
+    for (const BankDiagram::Hit &h : d.hits) ++lanesIn[{h.phase, h.bank}];
   for (const auto &[key, set] : wordsIn) {
     unsigned n = event.laneSerial ? lanesIn[key] : unsigned(set.size());
     d.distinctWordsPerBank[key.second] = std::max(d.distinctWordsPerBank[key.second], n);

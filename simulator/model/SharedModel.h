@@ -159,6 +159,8 @@ public:
 private:
   /// Phases of layout r with an active lane (the conflict-free wavefronts).
   static unsigned phasesWithLanes(std::uint32_t mask, const WidthRule &r);
+  /// Ideal wavefronts counting every active lane's bytes: max(1, ceil(lanes * width / row bytes)).
+  std::uint32_t duplicateBytesIdeal(std::uint32_t mask, unsigned width) const;
   /// AccessEvent::laneSerial: per phase, the most active lanes any one bank serves.
   SharedCost costLaneSerial(const AccessEvent &event, unsigned width) const;
   /// Anything else (misaligned lanes, sparse addresses): a hash set of words.

@@ -276,15 +276,16 @@ TEST(L1Reuse, SectorsManyBlocksReadCountTheirReaders) {
   EXPECT_EQ(a.sharedSectorReaders(), std::vector<double>({20, 20, 20, 20}));
   EXPECT_EQ(a.missSectors(), 20u * 8u); // per block: 4 shared + 4 own
   // 4 SMs: each shared sector saves 20 - 4; its 128 bytes fit any L1 -> 160 - 4 x 16 = 96.
+  const std::uint64_t kSm90L1 = 262144; // sm_90's l1BytesPerSm
   perf::LaunchShape shape;
   perf::Occupancy occ;
   occ.blocksPerSm = 1;
-  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 4), 160.0 - 64.0);
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, kSm90L1, shape, occ, 4), 160.0 - 64.0);
   // Shared memory leaving 64 of sm_90's 262144 L1 bytes holds half of the 128: 160 - 32.
   shape.staticSharedBytes = 262144 - 64;
-  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 4), 160.0 - 32.0);
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, kSm90L1, shape, occ, 4), 160.0 - 32.0);
   // 20 or more SMs: no sector is read by more blocks than SMs.
-  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, "sm_90", shape, occ, 20), 160.0);
+  EXPECT_DOUBLE_EQ(crossBlockL1Misses(a, kSm90L1, shape, occ, 20), 160.0);
   // Without the seen map nothing is tracked.
   L1ReuseListener none;
   none.onAccess(event(0, model::Op::Load, 4, 0, 4));
